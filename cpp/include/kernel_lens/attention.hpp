@@ -1,0 +1,38 @@
+#pragma once
+/// Fixed (unlearned) kernel attention: A = rowsoftmax(S), outputs = A V.
+#include "kernel_lens/kernels.hpp"
+#include "kernel_lens/softmax.hpp"
+#include "kernel_lens/types.hpp"
+
+namespace kernel_lens {
+
+struct AttentionResult {
+  RowMatrix weights;  ///< A, (m, n); every row sums to one
+  RowMatrix outputs;  ///< A V, (m, p)
+};
+
+/// \f$ \mathrm{Attention}_h(Q,K,V) = \mathrm{rowsoftmax}(S)\,V \f$ for Q:(m,d), K:(n,d), V:(n,p).
+/// Validates shapes, finiteness, h and size caps (see limits.hpp) before allocating.
+AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
+                          double bandwidth, Kernel kernel = Kernel::Gaussian,
+                          EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
+
+/// Weights only, (m, n).
+RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth,
+                            Kernel kernel = Kernel::Gaussian,
+                            EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
+
+/// \f$ \tau = 2h^2 \f$: the softmax temperature of the unscaled score \f$ s = -\|q-k\|^2 \f$.
+double temperature_from_bandwidth(double bandwidth);
+/// \f$ h = \sqrt{\tau/2} \f$.
+double bandwidth_from_temperature(double temperature);
+
+/// The h -> 0+ limit for one query: mass split equally over the nearest key(s). (n)
+Vector nearest_key_limit(const VectorRef& query, const MatrixRef& keys);
+/// The h -> infinity limit: every weight 1/n. (n)
+Vector uniform_limit(Eigen::Index n);
+
+/// Dot-product scores \f$ q_r^\top k_i \f$, (m, n): the other similarity of section 12.6.
+RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys);
+
+}  // namespace kernel_lens

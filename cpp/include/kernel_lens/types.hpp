@@ -1,0 +1,12 @@
+#pragma once
+/// Shared matrix types. Row-major, because every array that crosses into JavaScript is row-major.
+#include <Eigen/Core>
+
+namespace kernel_lens {
+
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::VectorXd;
+using MatrixRef = Eigen::Ref<const RowMatrix>;
+using VectorRef = Eigen::Ref<const Vector>;
+
+}  // namespace kernel_lens

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Everything CI checks, in order: install, native build + Catch2 (plain and sanitized),
+# wasm build + Node tests, site build + browser tests. Ends with CTest's and node:test's summaries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+
+echo "== native build (Release) =="
+bash scripts/build-native.sh
+echo "== native build (ASan + UBSan) =="
+BUILD_DIR=build/native-sanitize BUILD_TYPE=Debug CMAKE_ARGS="-DKERNEL_LENS_SANITIZE=ON" bash scripts/build-native.sh
+
+echo "== wasm build =="
+bash scripts/build-wasm.sh
+echo "== site build =="
+npm run --silent typecheck
+npm run --silent build:web
+
+if [ -x scripts/test-extra.sh ]; then bash scripts/test-extra.sh; fi
+
+echo "== native tests under ASan + UBSan =="
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/native-sanitize --output-on-failure -j 2
+echo "== native tests =="
+ctest --test-dir build/native --output-on-failure -j 2
+
+echo "== JavaScript tests (wasm in Node, browser) =="
+node --test --test-concurrency=2 tests/wasm/ tests/e2e/
