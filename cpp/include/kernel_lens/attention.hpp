@@ -1,5 +1,7 @@
 #pragma once
-/// Fixed (unlearned) kernel attention: A = rowsoftmax(S), outputs = A V.
+/// Fixed (unlearned) kernel attention: A = rowsoftmax(S), outputs = A V (equations 12.6, 12.7).
+#include <optional>
+
 #include "kernel_lens/kernels.hpp"
 #include "kernel_lens/softmax.hpp"
 #include "kernel_lens/types.hpp"
@@ -17,7 +19,8 @@ AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const
                           double bandwidth, Kernel kernel = Kernel::Gaussian,
                           EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
 
-/// Weights only, (m, n).
+/// Weights only, (m, n). With a compact kernel, a query with no key inside the support throws
+/// std::domain_error naming the query row (EmptyRowPolicy::Error) or takes the nearest-key limit.
 RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth,
                             Kernel kernel = Kernel::Gaussian,
                             EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
@@ -34,5 +37,19 @@ Vector uniform_limit(Eigen::Index n);
 
 /// Dot-product scores \f$ q_r^\top k_i \f$, (m, n): the other similarity of section 12.6.
 RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys);
+
+/// The far-query trap of section 12.5 for one query and the Gaussian kernel, side by side.
+struct UnderflowReport {
+  Vector log_scores;         ///< \f$ a_i = -\|q-k_i\|^2/(2h^2) \f$, (n)
+  Vector kernel_values;      ///< \f$ \kappa_i = \exp(a_i) \f$, exponentiated directly, (n)
+  double naive_denominator;  ///< \f$ \sum_i \kappa_i \f$ (0 when every kernel value underflows)
+  Vector naive_weights;      ///< \f$ \kappa_i / \sum_j \kappa_j \f$, NaN on 0/0, (n)
+  bool naive_all_finite;
+  Vector stable_weights;     ///< softmax(a), (n)
+  double stable_sum;         ///< \f$ \sum_i \mathrm{softmax}(a)_i \f$
+  Eigen::Index nearest_index;  ///< argmax of the stable weights (the nearest key)
+  std::optional<double> max_abs_difference;  ///< max |naive - stable|; empty when naive is not finite
+};
+UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, double bandwidth);
 
 }  // namespace kernel_lens

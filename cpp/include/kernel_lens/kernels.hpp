@@ -7,12 +7,12 @@
 
 namespace kernel_lens {
 
-/// Which similarity rule turns a squared distance into a score.
+/// Which similarity rule turns a squared distance \f$ D = \|q-k\|^2 \f$ into a score.
 enum class Kernel {
-  Gaussian,      ///< \f$ \log\kappa = -\|q-k\|^2 / (2h^2) \f$, positive everywhere
-  Laplacian,     ///< \f$ \log\kappa = -\|q-k\| / h \f$, positive everywhere
-  Epanechnikov,  ///< \f$ \kappa = \max(0, 1 - \|q-k\|^2/h^2) \f$, compact support
-  Tricube,       ///< \f$ \kappa = \max(0, 1 - (\|q-k\|/h)^3)^3 \f$, compact support
+  Gaussian,      ///< \f$ \log\kappa = -D / (2h^2) \f$, positive everywhere
+  Laplacian,     ///< \f$ \log\kappa = -\sqrt{D} / h \f$, positive everywhere
+  Epanechnikov,  ///< \f$ \kappa = \max(0, 1 - D/h^2) \f$, compact support
+  Tricube,       ///< \f$ \kappa = \max(0, 1 - (\sqrt{D}/h)^3)^3 \f$, compact support
 };
 
 /// Parses "gaussian", "laplacian", "epanechnikov", "tricube"; throws std::invalid_argument otherwise.
@@ -28,5 +28,13 @@ RowMatrix squared_distances(const MatrixRef& queries, const MatrixRef& keys);
 /// Log-kernel scores \f$ S_{ri} = \log\kappa_h(q_r, k_i) \f$ -> (m,n); -inf outside a compact support.
 RowMatrix log_scores(const MatrixRef& queries, const MatrixRef& keys, double bandwidth,
                      Kernel kernel = Kernel::Gaussian);
+
+/// One row of distances \f$ D_i = \sum_c (q_c - K^\top_{ci})^2 \f$ from keys stored transposed,
+/// K^T:(d,n), so each feature is one contiguous, vectorisable pass. No validation.
+void squared_distance_row(const RowVectorRef& query, const MatrixRef& keys_transposed,
+                          RowVectorOut distances);
+
+/// In place, squared distances -> log-kernel scores \f$ \log\kappa_h \f$. No validation.
+void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel);
 
 }  // namespace kernel_lens

@@ -18,14 +18,25 @@ struct Limits {
   static constexpr std::size_t max_bandwidths = 4'096;    ///< bandwidths in one sweep
 };
 
+/// Shortest text that reads back as the same double, for error messages ("0.10000000000000001").
+std::string format_number(double x);
+
 /// h must be positive and finite.
 void check_bandwidth(double bandwidth, const char* name = "bandwidth");
-/// Every entry finite.
+/// Every entry finite; the message names the first offending entry as name[row, column].
 void check_finite(const MatrixRef& matrix, const char* name);
 void check_finite(const VectorRef& vector, const char* name);
 /// count <= cap, else std::length_error "<name> has <count> ...; the limit is <cap>".
 void check_size(std::size_t count, std::size_t cap, const char* name);
-/// Q/K feature dimensions and K/V row counts agree; at least one key.
+/// rows * cols <= Limits::max_cells (overflow-safe), else std::length_error.
+void check_cells(std::size_t rows, std::size_t cols, const char* name);
+/// At least one row, at most Limits::max_rows rows, between 1 and Limits::max_dimension columns.
+void check_matrix_shape(const MatrixRef& matrix, const char* name);
+/// Q/K feature dimensions agree; at least one query and one key; m*n within the cell cap.
+void check_score_shapes(const MatrixRef& queries, const MatrixRef& keys);
+/// One query q:(d) against keys K:(n,d): at least one key, matching d, every entry finite.
+void check_query(const VectorRef& query, const MatrixRef& keys);
+/// check_score_shapes, plus K/V row counts agree and m*p within the cell cap.
 void check_attention_shapes(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values);
 
 }  // namespace kernel_lens

@@ -12,4 +12,11 @@ Vector ols_weights(const MatrixRef& keys, const VectorRef& query);
 /// The same for many queries Q:(m,d) -> (m, n), one row per query.
 RowMatrix ols_weight_matrix(const MatrixRef& keys, const MatrixRef& queries);
 
+struct OlsPrediction {
+  RowMatrix weights;   ///< \f$ \Lambda \f$, (m, n), row r is \f$ \lambda(q_r)^\top \f$
+  Vector predictions;  ///< \f$ \hat f(q_r) = \lambda(q_r)^\top y \f$, (m)
+};
+/// OLS predictions written as weighted combinations of the targets y:(n).
+OlsPrediction ols_predict(const MatrixRef& keys, const VectorRef& targets, const MatrixRef& queries);
+
 }  // namespace kernel_lens

@@ -1,0 +1,112 @@
+#include "kernel_lens/attention.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "kernel_lens/limits.hpp"
+
+namespace kernel_lens {
+
+namespace {
+
+/// Row of squared distances -> the h -> 0+ limit, in place: 1/t on the t nearest keys, 0 elsewhere.
+void nearest_limit_inplace(RowVectorOut distances) {
+  const double nearest = distances.minCoeff();
+  const auto ties = static_cast<double>((distances.array() == nearest).count());
+  distances = (distances.array() == nearest).select(1.0 / ties, Eigen::RowVectorXd::Zero(distances.size()));
+}
+
+}  // namespace
+
+RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
+                            EmptyRowPolicy empty_rows) {
+  check_bandwidth(bandwidth);
+  check_score_shapes(queries, keys);
+  check_finite(queries, "queries");
+  check_finite(keys, "keys");
+  const RowMatrix keys_transposed = keys.transpose();
+  RowMatrix weights(queries.rows(), keys.rows());
+  for (Eigen::Index r = 0; r < queries.rows(); ++r) {
+    auto row = weights.row(r);
+    squared_distance_row(queries.row(r), keys_transposed, row);
+    log_kernel_inplace(row, bandwidth, kernel);
+    if (softmax_row_inplace(row)) continue;
+    if (empty_rows == EmptyRowPolicy::Error)
+      throw std::domain_error("query row " + std::to_string(r) + " has no key inside the support of the " +
+                              kernel_name(kernel) + " kernel with bandwidth " + format_number(bandwidth) +
+                              "; expected at least one key closer than the bandwidth (widen it, or use "
+                              "emptyRows \"nearest\")");
+    squared_distance_row(queries.row(r), keys_transposed, row);
+    nearest_limit_inplace(row);
+  }
+  return weights;
+}
+
+AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
+                          double bandwidth, Kernel kernel, EmptyRowPolicy empty_rows) {
+  check_bandwidth(bandwidth);
+  check_attention_shapes(queries, keys, values);
+  check_finite(values, "values");
+  AttentionResult result;
+  result.weights = attention_weights(queries, keys, bandwidth, kernel, empty_rows);
+  result.outputs.noalias() = result.weights * values;
+  return result;
+}
+
+double temperature_from_bandwidth(double bandwidth) {
+  check_bandwidth(bandwidth);
+  return 2.0 * bandwidth * bandwidth;
+}
+
+double bandwidth_from_temperature(double temperature) {
+  check_bandwidth(temperature, "temperature");
+  return std::sqrt(temperature / 2.0);
+}
+
+Vector nearest_key_limit(const VectorRef& query, const MatrixRef& keys) {
+  check_query(query, keys);
+  const RowMatrix keys_transposed = keys.transpose();
+  Eigen::RowVectorXd weights(keys.rows());
+  squared_distance_row(query.transpose(), keys_transposed, weights);
+  nearest_limit_inplace(weights);
+  return weights.transpose();
+}
+
+Vector uniform_limit(Eigen::Index n) {
+  if (n < 1) throw std::invalid_argument("n must be at least 1, got " + std::to_string(n));
+  if (static_cast<std::size_t>(n) > Limits::max_rows)
+    throw std::length_error("n is " + std::to_string(n) + "; the limit is " + std::to_string(Limits::max_rows));
+  return Vector::Constant(n, 1.0 / static_cast<double>(n));
+}
+
+RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys) {
+  check_score_shapes(queries, keys);
+  check_finite(queries, "queries");
+  check_finite(keys, "keys");
+  RowMatrix scores(queries.rows(), keys.rows());
+  scores.noalias() = queries * keys.transpose();
+  return scores;
+}
+
+UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, double bandwidth) {
+  check_bandwidth(bandwidth);
+  check_query(query, keys);
+  const RowMatrix query_row = query.transpose();
+  UnderflowReport report;
+  report.log_scores = log_scores(query_row, keys, bandwidth, Kernel::Gaussian).row(0).transpose();
+  report.kernel_values = report.log_scores.array().unaryExpr([](double a) { return std::exp(a); });
+  report.naive_denominator = report.kernel_values.sum();
+  report.naive_weights = report.kernel_values / report.naive_denominator;
+  report.naive_all_finite = report.naive_weights.allFinite();
+  Eigen::RowVectorXd stable = report.log_scores.transpose();
+  softmax_row_inplace(stable);
+  report.stable_weights = stable.transpose();
+  report.stable_sum = report.stable_weights.sum();
+  report.stable_weights.maxCoeff(&report.nearest_index);
+  if (report.naive_all_finite)
+    report.max_abs_difference = (report.naive_weights - report.stable_weights).cwiseAbs().maxCoeff();
+  return report;
+}
+
+}  // namespace kernel_lens

@@ -1,0 +1,103 @@
+#include "kernel_lens/kernels.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "kernel_lens/limits.hpp"
+
+namespace kernel_lens {
+
+namespace {
+
+struct KernelEntry {
+  Kernel kernel;
+  const char* name;
+  bool compact;
+};
+
+constexpr KernelEntry kKernels[] = {
+    {Kernel::Gaussian, "gaussian", false},
+    {Kernel::Laplacian, "laplacian", false},
+    {Kernel::Epanechnikov, "epanechnikov", true},
+    {Kernel::Tricube, "tricube", true},
+};
+
+const KernelEntry& entry(Kernel kernel) {
+  for (const auto& e : kKernels)
+    if (e.kernel == kernel) return e;
+  throw std::invalid_argument("kernel must be one of the kernel_names()");
+}
+
+}  // namespace
+
+Kernel parse_kernel(const std::string& name) {
+  for (const auto& e : kKernels)
+    if (name == e.name) return e.kernel;
+  throw std::invalid_argument(
+      "kernel must be one of \"gaussian\", \"laplacian\", \"epanechnikov\", \"tricube\", got \"" + name +
+      "\"");
+}
+
+std::string kernel_name(Kernel kernel) { return entry(kernel).name; }
+
+std::vector<std::string> kernel_names() {
+  std::vector<std::string> names;
+  for (const auto& e : kKernels) names.emplace_back(e.name);
+  return names;
+}
+
+bool has_compact_support(Kernel kernel) { return entry(kernel).compact; }
+
+void squared_distance_row(const RowVectorRef& query, const MatrixRef& keys_transposed,
+                          RowVectorOut distances) {
+  distances = (keys_transposed.row(0).array() - query(0)).square().matrix();
+  for (Eigen::Index c = 1; c < keys_transposed.rows(); ++c)
+    distances.array() += (keys_transposed.row(c).array() - query(c)).square();
+}
+
+void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel) {
+  constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+  auto row = squared_distances.array();
+  const double h2 = bandwidth * bandwidth;
+  switch (kernel) {
+    case Kernel::Gaussian:
+      row = -row / (2.0 * h2);
+      break;
+    case Kernel::Laplacian:
+      row = -row.sqrt() / bandwidth;
+      break;
+    case Kernel::Epanechnikov:
+      for (auto& x : row) {
+        const double u2 = x / h2;
+        x = u2 < 1.0 ? std::log1p(-u2) : minus_infinity;
+      }
+      break;
+    case Kernel::Tricube:
+      for (auto& x : row) {
+        const double u = std::sqrt(x) / bandwidth;
+        x = u < 1.0 ? 3.0 * std::log1p(-u * u * u) : minus_infinity;
+      }
+      break;
+  }
+}
+
+RowMatrix squared_distances(const MatrixRef& queries, const MatrixRef& keys) {
+  check_score_shapes(queries, keys);
+  check_finite(queries, "queries");
+  check_finite(keys, "keys");
+  const RowMatrix keys_transposed = keys.transpose();
+  RowMatrix distances(queries.rows(), keys.rows());
+  for (Eigen::Index r = 0; r < queries.rows(); ++r)
+    squared_distance_row(queries.row(r), keys_transposed, distances.row(r));
+  return distances;
+}
+
+RowMatrix log_scores(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel) {
+  check_bandwidth(bandwidth);
+  RowMatrix scores = squared_distances(queries, keys);
+  for (Eigen::Index r = 0; r < scores.rows(); ++r) log_kernel_inplace(scores.row(r), bandwidth, kernel);
+  return scores;
+}
+
+}  // namespace kernel_lens

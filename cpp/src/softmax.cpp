@@ -1,0 +1,83 @@
+#include "kernel_lens/softmax.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kernel_lens/limits.hpp"
+
+namespace kernel_lens {
+
+EmptyRowPolicy parse_empty_row_policy(const std::string& name) {
+  if (name == "error") return EmptyRowPolicy::Error;
+  if (name == "nearest") return EmptyRowPolicy::Nearest;
+  throw std::invalid_argument("emptyRows must be \"error\" or \"nearest\", got \"" + name + "\"");
+}
+
+bool softmax_row_inplace(RowVectorOut scores) {
+  const double shift = scores.maxCoeff();
+  if (shift == -std::numeric_limits<double>::infinity()) return false;
+  double sum = 0.0;
+  for (auto& x : scores.array()) {
+    x = std::exp(x - shift);
+    sum += x;
+  }
+  scores.array() /= sum;
+  return true;
+}
+
+void check_scores(const MatrixRef& scores, const char* name) {
+  if (scores.rows() == 0 || scores.cols() == 0)
+    throw std::invalid_argument(std::string(name) + " must have at least one row and one column");
+  for (Eigen::Index r = 0; r < scores.rows(); ++r)
+    for (Eigen::Index c = 0; c < scores.cols(); ++c) {
+      const double x = scores(r, c);
+      if (std::isnan(x) || x == std::numeric_limits<double>::infinity())
+        throw std::invalid_argument(std::string(name) + "[" + std::to_string(r) + ", " +
+                                    std::to_string(c) + "] must be finite or -Infinity, got " +
+                                    (std::isnan(x) ? "NaN" : "Infinity"));
+    }
+}
+
+void row_softmax_inplace(RowMatrix& scores) {
+  check_scores(scores, "scores");
+  for (Eigen::Index r = 0; r < scores.rows(); ++r)
+    if (!softmax_row_inplace(scores.row(r)))
+      throw std::domain_error("scores row " + std::to_string(r) +
+                              " has no finite entry (every score is -Infinity); expected at least one");
+}
+
+RowMatrix row_softmax(const MatrixRef& scores) {
+  check_scores(scores, "scores");
+  check_cells(static_cast<std::size_t>(scores.rows()), static_cast<std::size_t>(scores.cols()), "scores");
+  RowMatrix weights = scores;
+  row_softmax_inplace(weights);
+  return weights;
+}
+
+RowMatrix softmax_with_temperature(const MatrixRef& scores, double temperature) {
+  check_bandwidth(temperature, "temperature");
+  check_scores(scores, "scores");
+  check_cells(static_cast<std::size_t>(scores.rows()), static_cast<std::size_t>(scores.cols()), "scores");
+  RowMatrix weights = scores / temperature;
+  row_softmax_inplace(weights);
+  return weights;
+}
+
+RowMatrix naive_normalize(const MatrixRef& log_scores) {
+  check_scores(log_scores, "logScores");
+  check_cells(static_cast<std::size_t>(log_scores.rows()), static_cast<std::size_t>(log_scores.cols()),
+              "logScores");
+  RowMatrix weights = log_scores.array().unaryExpr([](double s) { return std::exp(s); });
+  for (Eigen::Index r = 0; r < weights.rows(); ++r) weights.row(r) /= weights.row(r).sum();
+  return weights;
+}
+
+double max_row_sum_error(const MatrixRef& weights) {
+  check_finite(weights, "weights");
+  if (weights.rows() == 0) throw std::invalid_argument("weights must have at least one row");
+  return (weights.rowwise().sum().array() - 1.0).abs().maxCoeff();
+}
+
+}  // namespace kernel_lens

@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include "core_fixture.hpp"
+#include "kernel_lens/ols.hpp"
+
+using namespace kernel_lens;
+using namespace kernel_lens::testing;
+
+TEST_CASE("OLS hat weights reproduce the chapter's signed weights (eq. 12.1)", "[ols][chapter]") {
+  const auto& example = core_fixture()["chapter"]["ols"];
+  const RowMatrix keys = matrix(example["keys"], 1);
+  const Vector weights = ols_weights(keys, Vector::Constant(1, example["query"].get<double>()));
+  const char* printed[] = {"-0.1000", "0.0500", "0.2000", "0.3500", "0.5000"};
+  for (int i = 0; i < 5; ++i) {
+    INFO("key " << i);
+    REQUIRE(fixed4(weights(i)) == printed[i]);
+  }
+  CHECK((weights - vector(example["weights"])).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK(weights.sum() == Approx(1.0).epsilon(1e-15));
+  CHECK(weights.minCoeff() < 0.0);
+
+  const RowMatrix query = RowMatrix::Constant(1, 1, example["query"].get<double>());
+  const auto prediction = ols_predict(keys, vector(example["witness"]), query);
+  REQUIRE(fixed4(prediction.predictions(0)) == "-0.1000");
+  CHECK(prediction.predictions(0) == Approx(example["ols_prediction"].get<double>()).epsilon(1e-14));
+}
+
+TEST_CASE("OLS weights agree with NumPy on random designs", "[ols][random]") {
+  for (const auto& example : core_fixture()["ols_cases"]) {
+    const auto d = example["d"].get<Eigen::Index>();
+    const RowMatrix keys = matrix(example["keys"], d);
+    const RowMatrix queries = matrix(example["queries"], d);
+    INFO("d=" << d << " n=" << keys.rows() << " m=" << queries.rows());
+    const RowMatrix expected = matrix(example["weights"], keys.rows());
+    CHECK(max_abs_difference(ols_weight_matrix(keys, queries), expected) < 1e-12);
+    const auto prediction = ols_predict(keys, vector(example["targets"]), queries);
+    CHECK((prediction.predictions - vector(example["predictions"])).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((ols_weights(keys, queries.row(0).transpose()) - expected.row(0).transpose()).cwiseAbs().maxCoeff() <
+          1e-12);
+    CHECK((prediction.weights.rowwise().sum().array() - 1.0).abs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("OLS refuses a rank-deficient design", "[ols][validation]") {
+  const Vector query = Vector::Zero(1);
+  const RowMatrix one_key = RowMatrix::Constant(1, 1, 2.0);
+  REQUIRE_THROWS_AS_WITH(ols_weights(one_key, query), std::domain_error,
+                         Catch::Matchers::Contains("at least d + 1 = 2 keys"));
+  const RowMatrix same_keys = RowMatrix::Constant(4, 1, 2.0);
+  REQUIRE_THROWS_AS_WITH(ols_weights(same_keys, query), std::domain_error,
+                         Catch::Matchers::Contains("rank-deficient"));
+  const RowMatrix collinear = (RowMatrix(4, 2) << 1.0, 2.0, 2.0, 4.0, 3.0, 6.0, -1.0, -2.0).finished();
+  REQUIRE_THROWS_AS_WITH(ols_weights(collinear, Vector::Zero(2)), std::domain_error,
+                         Catch::Matchers::Contains("rank-deficient"));
+  const RowMatrix affine = (RowMatrix(3, 2) << 0.0, 1.0, 1.0, 3.0, 2.0, 5.0).finished();
+  REQUIRE_THROWS_AS(ols_weights(affine, Vector::Zero(2)), std::domain_error);
+}
+
+TEST_CASE("OLS weights do not depend on the units of the features", "[ols]") {
+  const RowMatrix keys = (RowMatrix(4, 2) << 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 2.0).finished();
+  RowMatrix scaled = keys;
+  scaled.col(0) *= 1e6;
+  scaled.col(1) *= 1e-6;
+  const Vector query = (Vector(2) << 0.3, 0.7).finished();
+  const Vector scaled_query = (Vector(2) << 0.3e6, 0.7e-6).finished();
+  CHECK((ols_weights(keys, query) - ols_weights(scaled, scaled_query)).cwiseAbs().maxCoeff() < 1e-12);
+}
