@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// A tiny static server for dist/ (no dependencies). `node scripts/serve.mjs` serves on
+// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers }).
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/// Serves `root` on 127.0.0.1:`port` (0 = any free port) with extra response `headers`.
+/// Resolves to { url, port, close() }.
+export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers = {} } = {}) {
+  const base = resolve(root);
+  const server = createServer(async (request, response) => {
+    try {
+      const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+      let file = normalize(join(base, decodeURIComponent(pathname)));
+      if (file !== base && !file.startsWith(base + sep)) {
+        response.writeHead(403).end('forbidden');
+        return;
+      }
+      let info = await stat(file).catch(() => null);
+      if (info?.isDirectory()) {
+        file = join(file, 'index.html');
+        info = await stat(file).catch(() => null);
+      }
+      if (!info?.isFile()) {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end('not found');
+        return;
+      }
+      response.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-length': info.size,
+        'cache-control': 'no-cache',
+        ...headers,
+      });
+      if (request.method === 'HEAD') response.end();
+      else createReadStream(file).pipe(response);
+    } catch (error) {
+      response.writeHead(500).end(String(error));
+    }
+  });
+  await new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', done);
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://127.0.0.1:${actualPort}/`,
+    port: actualPort,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = Number(process.env.PORT ?? 5173);
+  const { url } = await startServer({ port });
+  console.log(`Kernel Lens: ${url}`);
+}

@@ -1,0 +1,90 @@
+// Shared set-up of the browser tests: Debian's Chromium through playwright-core, dist/ served on
+// a free port, console errors collected per page.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/// Starts the server and the browser once per test file: { url, browser, newPage, close }.
+/// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
+/// collects console errors and uncaught exceptions.
+export async function openSite({ headers, viewport = { width: 1100, height: 900 }, colorScheme = 'light' } = {}) {
+  if (!existsSync(`${distDir}index.html`)) {
+    throw new Error('dist/ is missing: run `npm run build:web` first');
+  }
+  const server = await startServer({ root: distDir, headers });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+  const contexts = [];
+  async function newPage(path, options = {}) {
+    const context = await browser.newContext({
+      viewport: options.viewport ?? viewport,
+      colorScheme: options.colorScheme ?? colorScheme,
+      hasTouch: options.hasTouch ?? false,
+      deviceScaleFactor: options.deviceScaleFactor ?? 1,
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(server.url + path);
+    return { page, errors };
+  }
+  return {
+    url: server.url,
+    browser,
+    newPage,
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/// The embed URL of a widget with extra parameters.
+export function embedPath(widget, params = {}) {
+  const search = new URLSearchParams({ widget, ...params });
+  return `embed.html?${search}`;
+}
+
+/// Waits until the element's text matches `pattern` and returns it.
+export async function waitForText(locator, pattern, timeout = 15000) {
+  await locator.waitFor({ timeout });
+  const deadline = Date.now() + timeout;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await locator.textContent()) ?? '';
+    if (pattern.test(text)) return text;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`timed out waiting for ${pattern} (last text: ${JSON.stringify(text)})`);
+}
+
+/// Saves a screenshot to build/screenshots/<name>.png (for reading, not asserting).
+export async function screenshot(target, name) {
+  const path = fileURLToPath(new URL(`../../build/screenshots/${name}.png`, import.meta.url));
+  await target.screenshot({ path });
+  return path;
+}
+
+/// Presses `key` `count` times on a focused element.
+export async function press(locator, key, count = 1) {
+  await locator.focus();
+  for (let i = 0; i < count; i++) await locator.press(key);
+}

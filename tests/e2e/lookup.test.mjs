@@ -1,0 +1,97 @@
+// Figure 12.1 in the browser: the chapter's weights and prediction at q = 3.5, h = 0.6, and
+// keyboard, slider and pointer input changing them.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The chapter's printed numbers (section 12 opening): weights (0.0002, 0.9413, 0.0585), prediction 2.7412.
+const CHAPTER = { weights: ['0.0002', '0.9413', '0.0585'], prediction: '2.7412' };
+
+async function weightCells(page) {
+  return page.locator('.kl-table tbody tr td:nth-child(4)').allTextContents();
+}
+
+test('lookup shows the chapter weights and prediction at q = 3.5, h = 0.6', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup'));
+  const prediction = page.getByTestId('prediction');
+  assert.equal(await waitForText(prediction, /\d/), CHAPTER.prediction);
+  assert.deepEqual(await weightCells(page), CHAPTER.weights);
+  await screenshot(page, 'lookup');
+  assert.deepEqual(errors, []);
+});
+
+test('the bandwidth and query sliders have accessible names and work from the keyboard', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup'));
+  const prediction = page.getByTestId('prediction');
+  await waitForText(prediction, /^2\.7412$/);
+  const bandwidth = page.getByRole('slider', { name: /bandwidth/ });
+  const query = page.getByRole('slider', { name: /query/ });
+  await bandwidth.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const wider = await waitForText(prediction, /^(?!2\.7412$)/);
+  assert.notEqual(wider, CHAPTER.prediction);
+  await query.focus();
+  await page.keyboard.press('ArrowLeft');
+  await waitForText(prediction, new RegExp(`^(?!${wider.replace('.', '\\.')}$)`));
+  assert.deepEqual(errors, []);
+});
+
+test('URL parameters set the state: q = 3 with h = 0.6 puts nearly all weight on k2', async () => {
+  const { page } = await site.newPage(embedPath('lookup', { q: '3', h: '0.6' }));
+  await waitForText(page.getByTestId('prediction'), /\d/);
+  const weights = (await weightCells(page)).map(Number);
+  assert.ok(weights[1] > 0.93 && weights[1] < 1, `weights ${weights}`);
+});
+
+test('dragging the query line on the chart moves the query; clicking empty space adds a point', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup'));
+  const prediction = page.getByTestId('prediction');
+  await waitForText(prediction, /^2\.7412$/);
+  const canvas = page.locator('.kl-chart--interactive canvas');
+  const box = await canvas.boundingBox();
+  // Find the query line by the grab cursor the chart shows over it, then drag it left.
+  const y = box.y + box.height * 0.45;
+  let startX = null;
+  for (let x = box.x + box.width * 0.3; x < box.x + box.width; x += 3) {
+    await page.mouse.move(x, y);
+    if ((await canvas.evaluate((c) => c.style.cursor)) === 'ew-resize') {
+      startX = x;
+      break;
+    }
+  }
+  assert.ok(startX !== null, 'the query line is grabbable');
+  await page.mouse.move(startX, y);
+  await page.mouse.down();
+  await page.mouse.move(startX - 40, y, { steps: 5 });
+  await page.mouse.up();
+  const moved = await waitForText(page.locator('.kl-readout'), /f̂\((?!3\.50)/);
+  assert.match(moved, /f̂\(\d\.\d\d\)/);
+  assert.notEqual(await prediction.textContent(), CHAPTER.prediction);
+
+  const rows = page.locator('.kl-table tbody tr');
+  assert.equal(await rows.count(), 3);
+  await page.mouse.click(box.x + box.width * 0.85, box.y + box.height * 0.15);
+  await page.waitForFunction(() => document.querySelectorAll('.kl-table tbody tr').length === 4);
+  await page.getByRole('button', { name: 'Remove point k4' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.kl-table tbody tr').length === 3);
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await waitForText(prediction, /^2\.7412$/);
+  assert.deepEqual(errors, []);
+});
+
+test('mismatched keys and values fall back with a visible note', async () => {
+  const { page } = await site.newPage(embedPath('lookup', { keys: '1,2', values: '1,2,3', h: 'wide' }));
+  const notes = page.locator('.kl-widget__note');
+  await waitForText(notes.first(), /h=wide/);
+  await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
+  assert.ok((await notes.allTextContents()).some((text) => /same length/.test(text)));
+});

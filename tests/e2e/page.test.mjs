@@ -1,0 +1,83 @@
+// The full page and the embed contract: every widget in chapter order without console errors,
+// typeset formulas, one widget per embed, visible notes for unknown widgets and bad parameters.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, screenshot } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The chapter's order of the first figures (later widgets slot in between).
+const CHAPTER_ORDER = ['lookup', 'ols-vs-nw', 'temperature', 'smoothing'];
+
+test('index.html shows every widget in chapter order, typeset, with no console error', async () => {
+  const { page, errors } = await site.newPage('index.html');
+  await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  await page.waitForSelector('.katex');
+  const names = await page.locator('.kl-widget').evaluateAll((nodes) => nodes.map((n) => n.dataset.widget));
+  const present = CHAPTER_ORDER.filter((name) => names.includes(name));
+  assert.ok(present.includes('lookup'), `widgets on the page: ${names}`);
+  assert.deepEqual(
+    names.filter((name) => CHAPTER_ORDER.includes(name)),
+    present,
+    'chapter order',
+  );
+  assert.equal(await page.locator('h1').textContent(), 'Kernel Regression: Attention Before It Was Learnable');
+  await page.waitForTimeout(500);
+  await screenshot(page, 'page');
+  assert.deepEqual(errors, []);
+});
+
+test('every slider and button on the page has an accessible name; every canvas a label', async () => {
+  const { page } = await site.newPage('index.html');
+  await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  const unnamed = await page.evaluate(() => {
+    const missing = [];
+    for (const input of document.querySelectorAll('input, button, select')) {
+      const name = input.getAttribute('aria-label') || input.labels?.[0]?.textContent || input.textContent;
+      if (!name?.trim()) missing.push(input.outerHTML);
+    }
+    for (const canvas of document.querySelectorAll('canvas')) {
+      if (canvas.getAttribute('role') !== 'img' || !canvas.getAttribute('aria-label')) missing.push(canvas.outerHTML);
+    }
+    return missing;
+  });
+  assert.deepEqual(unnamed, []);
+});
+
+test('the page works at 360 px without horizontal scrolling', async () => {
+  const { page, errors } = await site.newPage('index.html', { viewport: { width: 360, height: 800 }, colorScheme: 'dark' });
+  await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  await page.waitForTimeout(500);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+  await screenshot(page, 'page-360-dark');
+  assert.deepEqual(errors, []);
+});
+
+test('embed.html shows exactly one widget and no page chrome', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup'));
+  await page.waitForSelector('.kl-widget');
+  assert.equal(await page.locator('.kl-widget').count(), 1);
+  assert.equal(await page.locator('h1').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('an unknown widget name and invalid parameters give visible notes', async () => {
+  const { page } = await site.newPage(embedPath('no-such-widget'));
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /Unknown widget "no-such-widget".*lookup/);
+
+  const bad = await site.newPage(embedPath('lookup', { h: '0', q: 'abc' }));
+  const note = bad.page.locator('.kl-widget__note');
+  await note.waitFor();
+  const text = await note.textContent();
+  assert.match(text, /h=0/);
+  assert.match(text, /q=abc/);
+});

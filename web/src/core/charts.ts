@@ -1,0 +1,218 @@
+/// Chart.js with only the parts the figures use, shared defaults (no animation, no parsing,
+/// fixed scales), theme-aware colours read from CSS variables, and one update per frame.
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  type ChartConfiguration,
+  type ChartType,
+  type Plugin,
+} from 'chart.js';
+import { sharedBridge } from './bridge';
+
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  LogarithmicScale,
+  LineController,
+  LineElement,
+  PointElement,
+  ScatterController,
+  Legend,
+);
+
+export { Chart };
+
+/// The chapter's palette plus the theme's ink, resolved from the CSS variables in styles.css.
+export interface Palette {
+  text: string;
+  muted: string;
+  grid: string;
+  background: string;
+  navy: string;
+  orange: string;
+  brown: string;
+  grey: string;
+  truth: string;
+  sample: string;
+  /// Okabe–Ito colours for curve series (the chapter's 0.05 / 0.18 / 0.65 curves first).
+  series: string[];
+}
+
+function cssVariable(style: CSSStyleDeclaration, name: string, fallback: string): string {
+  return style.getPropertyValue(name).trim() || fallback;
+}
+
+export function palette(): Palette {
+  const style = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string): string => cssVariable(style, name, fallback);
+  return {
+    text: v('--kl-text', '#1d2333'),
+    muted: v('--kl-muted', '#5b6272'),
+    grid: v('--kl-grid', 'rgba(0,0,0,0.1)'),
+    background: v('--kl-surface', '#ffffff'),
+    navy: v('--kl-navy', '#232D4B'),
+    orange: v('--kl-orange', '#E57200'),
+    brown: v('--kl-brown', '#B45309'),
+    grey: v('--kl-grey', '#B0B7C3'),
+    truth: v('--kl-truth', '#000000'),
+    sample: v('--kl-sample', '#555555'),
+    series: [1, 2, 3, 4, 5, 6].map((i) => v(`--kl-series-${i}`, '#0072B2')),
+  };
+}
+
+/// `#rrggbb` (or any CSS colour) with an alpha, for Chart.js.
+export function withAlpha(color: string, alpha: number): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!hex?.[1]) return color;
+  const n = parseInt(hex[1], 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha.toFixed(3)})`;
+}
+
+const themeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+
+/// Calls `redraw` whenever the colour scheme flips; returns the unsubscriber.
+export function onThemeChange(redraw: (colors: Palette) => void): () => void {
+  const listener = (): void => redraw(palette());
+  themeQuery?.addEventListener('change', listener);
+  return () => themeQuery?.removeEventListener('change', listener);
+}
+
+/// A sized box with a canvas that has `role="img"` and an accessible label.
+export function chartCanvas(label: string, className = 'kl-chart'): { box: HTMLDivElement; canvas: HTMLCanvasElement } {
+  const box = document.createElement('div');
+  box.className = className;
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', label);
+  box.append(canvas);
+  return { box, canvas };
+}
+
+/// A chart with the shared defaults: no animation, pre-parsed data, responsive to its box.
+export function createChart<T extends ChartType>(
+  canvas: HTMLCanvasElement,
+  config: ChartConfiguration<T>,
+): Chart<T> {
+  const colors = palette();
+  Chart.defaults.color = colors.text;
+  Chart.defaults.borderColor = colors.grid;
+  Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily;
+  const options = {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    parsing: false,
+    events: [],
+    ...config.options,
+    plugins: { legend: { display: false }, ...config.options?.plugins },
+  };
+  return new Chart(canvas, { ...config, options } as ChartConfiguration<T>);
+}
+
+/// Bar values in Chart.js' pre-parsed form ({ x: category index, y: value }).
+export function barPoints(values: ArrayLike<number>): number[] {
+  return Array.from(values, (y, x) => ({ x, y })) as unknown as number[];
+}
+
+/// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`.
+export function barValueLabels(format: (value: number) => string, datasets?: readonly number[]): Plugin<'bar'> {
+  return {
+    id: 'klBarValueLabels',
+    afterDatasetsDraw(chart) {
+      const { ctx } = chart;
+      ctx.save();
+      ctx.fillStyle = palette().text;
+      ctx.font = `12px ${Chart.defaults.font.family ?? 'sans-serif'}`;
+      ctx.textAlign = 'center';
+      chart.data.datasets.forEach((dataset, index) => {
+        if (datasets && !datasets.includes(index)) return;
+        const meta = chart.getDatasetMeta(index);
+        if (meta.hidden) return;
+        meta.data.forEach((bar, i) => {
+          const point = dataset.data[i] as number | { y: number } | null | undefined;
+          const value = typeof point === 'number' ? point : point?.y;
+          if (typeof value !== 'number' || !Number.isFinite(value)) return;
+          const { x, y, base } = bar.getProps(['x', 'y', 'base'], true) as { x: number; y: number; base: number };
+          const above = y <= base;
+          ctx.textBaseline = above ? 'bottom' : 'top';
+          ctx.fillText(format(value), x, above ? y - 3 : y + 3);
+        });
+      });
+      ctx.restore();
+    },
+  };
+}
+
+/// A filled five-pointed star as a point image (Chart.js' own 'star' is an asterisk).
+export function starImage(color: string, radius: number): HTMLCanvasElement {
+  const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
+  const size = Math.ceil(radius * 2 + 2);
+  const canvas = document.createElement('canvas');
+  canvas.width = size * ratio;
+  canvas.height = size * ratio;
+  canvas.style.width = `${size}px`;
+  canvas.style.height = `${size}px`;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return canvas;
+  ctx.scale(ratio, ratio);
+  ctx.translate(size / 2, size / 2);
+  ctx.beginPath();
+  for (let i = 0; i < 10; i++) {
+    const r = i % 2 === 0 ? radius : radius * 0.45;
+    const angle = -Math.PI / 2 + (i * Math.PI) / 5;
+    ctx.lineTo(r * Math.cos(angle), r * Math.sin(angle));
+  }
+  ctx.closePath();
+  ctx.fillStyle = color;
+  ctx.fill();
+  return canvas;
+}
+
+const scheduled = new Map<Chart, Array<() => void>>();
+let frameRequested = false;
+
+/// Marks `kernel-lens:frame` after the browser painted (a task posted from requestAnimationFrame
+/// runs after that frame's rendering); `detail.issuedAt` is when the drawn data was requested.
+function markPainted(issuedAt: number): void {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    performance.mark('kernel-lens:frame', { detail: { issuedAt } });
+    channel.port1.close();
+  };
+  channel.port2.postMessage(null);
+}
+
+function flush(): void {
+  frameRequested = false;
+  const issuedAt = sharedBridge().lastDeliveredIssuedAt;
+  const batch = [...scheduled];
+  scheduled.clear();
+  for (const [chart, edits] of batch) {
+    for (const edit of edits) edit();
+    chart.update('none');
+  }
+  markPainted(issuedAt);
+}
+
+/// Applies `edit` to the chart's data and redraws it in the next animation frame; several edits
+/// in one frame share one `chart.update('none')`.
+export function scheduleFrame(chart: Chart, edit: () => void): void {
+  const edits = scheduled.get(chart);
+  if (edits) edits.push(edit);
+  else scheduled.set(chart, [edit]);
+  if (!frameRequested) {
+    frameRequested = true;
+    requestAnimationFrame(flush);
+  }
+}

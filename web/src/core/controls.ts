@@ -1,0 +1,136 @@
+/// Form controls shared by the widgets: labelled range sliders (linear or logarithmic), buttons.
+import { roundSignificant } from './format';
+import type { NumberParam } from './state';
+
+/// Slider resolution of logarithmic scales: each step multiplies the value by (max/min)^(1/LOG_STEPS).
+const LOG_STEPS = 400;
+
+export interface SliderOptions {
+  /// The accessible name, e.g. "bandwidth h" or "query q".
+  label: string;
+  /// Visible label (may differ from the accessible name, e.g. KaTeX-free "h").
+  caption?: string;
+  spec: Pick<NumberParam, 'min' | 'max' | 'scale' | 'step'>;
+  value: number;
+  format(value: number): string;
+  onInput(value: number): void;
+}
+
+export interface Slider {
+  element: HTMLElement;
+  input: HTMLInputElement;
+  /// Moves the thumb and read-out to `value` without firing onInput.
+  set(value: number): void;
+  readonly value: number;
+}
+
+/// `<label class="kl-control">caption <input type="range"> <output></label>`.
+export function slider(options: SliderOptions): Slider {
+  const { spec } = options;
+  const log = spec.scale === 'log';
+  const element = document.createElement('label');
+  element.className = 'kl-control';
+  const caption = document.createElement('span');
+  caption.className = 'kl-control__caption';
+  caption.textContent = options.caption ?? options.label;
+  const input = document.createElement('input');
+  input.type = 'range';
+  input.setAttribute('aria-label', options.label);
+  const output = document.createElement('output');
+  output.className = 'kl-control__value';
+  if (log) {
+    input.min = '0';
+    input.max = String(LOG_STEPS);
+    input.step = '1';
+  } else {
+    input.min = String(spec.min);
+    input.max = String(spec.max);
+    input.step = String(spec.step ?? 'any');
+  }
+  element.append(caption, input, output);
+
+  let value = options.value;
+  const ratio = Math.log(spec.max / spec.min);
+  const toPosition = (x: number): number =>
+    log ? Math.round((LOG_STEPS * Math.log(x / spec.min)) / ratio) : x;
+  const fromPosition = (position: number): number =>
+    log ? roundSignificant(spec.min * Math.exp((ratio * position) / LOG_STEPS), 3) : position;
+
+  const show = (x: number): void => {
+    const text = options.format(x);
+    output.textContent = text;
+    input.setAttribute('aria-valuetext', text);
+  };
+  const set = (x: number): void => {
+    value = x;
+    input.value = String(Math.min(Math.max(toPosition(x), Number(input.min)), Number(input.max)));
+    show(x);
+  };
+  set(value);
+  input.addEventListener('input', () => {
+    value = fromPosition(Number(input.value));
+    show(value);
+    options.onInput(value);
+  });
+  return {
+    element,
+    input,
+    set,
+    get value() {
+      return value;
+    },
+  };
+}
+
+export function button(label: string, onClick: () => void, className = 'kl-button'): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = className;
+  node.textContent = label;
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+/// `<div class="kl-controls">` holding the given controls.
+export function controlRow(...children: HTMLElement[]): HTMLDivElement {
+  const row = document.createElement('div');
+  row.className = 'kl-controls';
+  row.append(...children);
+  return row;
+}
+
+/// A small data table: caption, header row, body rows (all text).
+export function dataTable(caption: string, header: readonly string[]): {
+  table: HTMLTableElement;
+  setRows(rows: readonly (readonly string[])[]): void;
+} {
+  const table = document.createElement('table');
+  table.className = 'kl-table';
+  const cap = table.createCaption();
+  cap.textContent = caption;
+  const head = table.createTHead().insertRow();
+  for (const text of header) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = text;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  return {
+    table,
+    setRows(rows) {
+      body.replaceChildren(
+        ...rows.map((cells) => {
+          const tr = document.createElement('tr');
+          cells.forEach((text, i) => {
+            const cell = document.createElement(i === 0 ? 'th' : 'td');
+            if (i === 0) (cell as HTMLTableCellElement).scope = 'row';
+            cell.textContent = text;
+            tr.append(cell);
+          });
+          return tr;
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/// Number formatting for display only (no math here).
+
+/// Fixed decimals with a true minus sign: fixed(-0.1, 4) → "−0.1000".
+export function fixed(x: number, digits: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
+  const text = x.toFixed(digits);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text.replace('-', '−');
+}
+
+/// Significant digits without exponent noise for slider read-outs: 0.6 → "0.6", 1234 → "1234".
+export function significant(x: number, digits = 3): string {
+  if (!Number.isFinite(x)) return fixed(x, 0);
+  if (x !== 0 && (Math.abs(x) >= 1e6 || Math.abs(x) < 1e-4)) return x.toExponential(digits - 1).replace('-', '−');
+  return String(Number(x.toPrecision(digits))).replace('-', '−');
+}
+
+/// A bandwidth or temperature read-out with `digits` significant digits kept: 0.6 → "0.600".
+export function precise(x: number, digits = 3): string {
+  if (!Number.isFinite(x)) return fixed(x, 0);
+  if (x !== 0 && (Math.abs(x) >= 1e5 || Math.abs(x) < 1e-3)) return x.toExponential(digits - 1).replace('-', '−');
+  return x.toPrecision(digits).replace('-', '−');
+}
+
+/// A list of numbers, e.g. "(1, 0, 0, 0, 0)".
+export function tuple(xs: ArrayLike<number>, digits: number): string {
+  return `(${Array.from(xs, (x) => fixed(x, digits)).join(', ')})`;
+}
+
+/// Rounds a slider reading to `digits` significant digits so URLs stay readable.
+export function roundSignificant(x: number, digits = 3): number {
+  return Number(x.toPrecision(digits));
+}

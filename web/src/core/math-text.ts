@@ -1,0 +1,60 @@
+/// KaTeX typesetting of `$…$` (inline) and `$$…$$` (display) in an element's text, loaded lazily.
+
+/// The chapter's notation macros.
+const macros = {
+  '\\vect': '\\mathbf{#1}',
+  '\\matr': '\\mathbf{#1}',
+  '\\norm': '\\left\\lVert #1 \\right\\rVert',
+};
+
+const delimiters = /\$\$([\s\S]+?)\$\$|\$([^$\n]+?)\$/g;
+
+let katexModule: Promise<typeof import('katex')> | null = null;
+
+function loadKatex(): Promise<typeof import('katex')> {
+  katexModule ??= Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([katex]) => katex);
+  return katexModule;
+}
+
+function textNodesWithMath(root: Node): Text[] {
+  const found: Text[] = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode(node) {
+      const parent = node.parentElement;
+      if (parent?.closest('code, pre, script, style, .katex')) return NodeFilter.FILTER_REJECT;
+      return node.nodeValue?.includes('$') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+    },
+  });
+  while (walker.nextNode()) found.push(walker.currentNode as Text);
+  return found;
+}
+
+/// Replaces every TeX span under `root` with KaTeX output; resolves when done.
+export async function typeset(root: HTMLElement): Promise<void> {
+  const nodes = textNodesWithMath(root);
+  if (nodes.length === 0) return;
+  const katex = (await loadKatex()).default;
+  for (const node of nodes) {
+    const text = node.nodeValue ?? '';
+    const fragment = document.createDocumentFragment();
+    let last = 0;
+    for (const match of text.matchAll(delimiters)) {
+      const start = match.index ?? 0;
+      if (start > last) fragment.append(text.slice(last, start));
+      const display = match[1] !== undefined;
+      const target = document.createElement(display ? 'div' : 'span');
+      target.className = display ? 'kl-math kl-math--display' : 'kl-math';
+      katex.render(match[1] ?? match[2] ?? '', target, {
+        displayMode: display,
+        macros: { ...macros },
+        throwOnError: false,
+        output: 'htmlAndMathml',
+      });
+      fragment.append(target);
+      last = start + match[0].length;
+    }
+    if (last === 0) continue;
+    if (last < text.length) fragment.append(text.slice(last));
+    node.replaceWith(fragment);
+  }
+}

@@ -1,0 +1,52 @@
+/// Messages between the page and the worker that owns the wasm module.
+import type { KernelLensModule } from 'kernel-lens-wasm/kernel_lens.mjs';
+
+/// Names of the module's plain functions (classes such as NumpyRandom cannot cross a worker).
+export type CoreFunctionName = {
+  [K in keyof KernelLensModule]: KernelLensModule[K] extends (...args: never[]) => unknown
+    ? K
+    : never;
+}[keyof KernelLensModule];
+
+export type CoreArgs<K extends CoreFunctionName> = Parameters<KernelLensModule[K]>;
+export type CoreResult<K extends CoreFunctionName> = ReturnType<KernelLensModule[K]>;
+
+/// One function call: `module[fn](...args)`.
+export interface CoreCall<K extends CoreFunctionName = CoreFunctionName> {
+  fn: K;
+  args: CoreArgs<K>;
+}
+
+/// The results of a list of calls, position by position.
+export type CoreResults<C extends readonly CoreCall[]> = {
+  -readonly [I in keyof C]: C[I] extends CoreCall<infer K> ? CoreResult<K> : never;
+};
+
+export interface CallRequest {
+  id: number;
+  calls: readonly CoreCall[];
+}
+
+export interface ErrorPayload {
+  name: string;
+  message: string;
+}
+
+/// The first message after start-up: the callable function names, or why loading failed.
+export interface ReadyMessage {
+  id: 0;
+  ready: true;
+  functions: string[];
+  error?: ErrorPayload;
+}
+
+export type CallResponse =
+  | { id: number; results: unknown[] }
+  | { id: number; error: ErrorPayload };
+
+export type WorkerMessage = ReadyMessage | CallResponse;
+
+/// A typed call description: `call('attention', q, k, v, 1, 1, h)`.
+export function call<K extends CoreFunctionName>(fn: K, ...args: CoreArgs<K>): CoreCall<K> {
+  return { fn, args };
+}

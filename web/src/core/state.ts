@@ -1,0 +1,174 @@
+/// Typed widget parameters: a schema per widget, parsed from URL parameters with a per-parameter
+/// fallback to the default, and serialised back (only what differs from the default).
+
+export interface NumberParam {
+  kind: 'number';
+  label: string;
+  default: number;
+  min: number;
+  max: number;
+  /// How a slider maps to the value; 'log' sliders move by equal ratios.
+  scale: 'linear' | 'log';
+  /// Slider step for linear scales.
+  step?: number;
+  /// Values at or below `min` are refused when true (an open interval such as h > 0).
+  exclusiveMin?: boolean;
+}
+
+export interface IntegerParam {
+  kind: 'integer';
+  label: string;
+  default: number;
+  min: number;
+  max: number;
+}
+
+export interface EnumParam<T extends string = string> {
+  kind: 'enum';
+  label: string;
+  default: T;
+  options: readonly T[];
+}
+
+export interface NumberListParam {
+  kind: 'numbers';
+  label: string;
+  default: readonly number[];
+  min: number;
+  max: number;
+  minLength: number;
+  maxLength: number;
+}
+
+export interface BooleanParam {
+  kind: 'boolean';
+  label: string;
+  default: boolean;
+}
+
+export type ParamSpec = NumberParam | IntegerParam | EnumParam | NumberListParam | BooleanParam;
+export type Schema = Record<string, ParamSpec>;
+
+export type ValueOf<P extends ParamSpec> = P extends NumberParam | IntegerParam
+  ? number
+  : P extends EnumParam<infer T>
+    ? T
+    : P extends NumberListParam
+      ? number[]
+      : P extends BooleanParam
+        ? boolean
+        : never;
+
+export type StateOf<S extends Schema> = { [K in keyof S]: ValueOf<S[K]> };
+
+export interface ParsedState<S extends Schema> {
+  state: StateOf<S>;
+  /// One line per rejected parameter, e.g. `h=abc (expected a number in [0.05, 5])`.
+  rejected: string[];
+}
+
+function expectation(spec: ParamSpec): string {
+  switch (spec.kind) {
+    case 'number':
+      return `a number in ${spec.exclusiveMin ? '(' : '['}${spec.min}, ${spec.max}]`;
+    case 'integer':
+      return `an integer in [${spec.min}, ${spec.max}]`;
+    case 'enum':
+      return `one of ${spec.options.join(', ')}`;
+    case 'numbers':
+      return `${spec.minLength}–${spec.maxLength} comma-separated numbers in [${spec.min}, ${spec.max}]`;
+    case 'boolean':
+      return 'true or false';
+  }
+}
+
+function parseNumber(text: string): number | null {
+  if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text)) return null;
+  return Number(text);
+}
+
+function inRange(spec: NumberParam | NumberListParam | IntegerParam, x: number): boolean {
+  const aboveMin = spec.kind === 'number' && spec.exclusiveMin ? x > spec.min : x >= spec.min;
+  return Number.isFinite(x) && aboveMin && x <= spec.max;
+}
+
+/// The value of one parameter, or null when `text` is not acceptable.
+export function parseParam<P extends ParamSpec>(spec: P, text: string): ValueOf<P> | null {
+  switch (spec.kind) {
+    case 'number': {
+      const x = parseNumber(text);
+      return x !== null && inRange(spec, x) ? (x as ValueOf<P>) : null;
+    }
+    case 'integer': {
+      const x = parseNumber(text);
+      return x !== null && Number.isInteger(x) && inRange(spec, x) ? (x as ValueOf<P>) : null;
+    }
+    case 'enum':
+      return spec.options.includes(text) ? (text as ValueOf<P>) : null;
+    case 'numbers': {
+      const parts = text.split(',');
+      if (parts.length < spec.minLength || parts.length > spec.maxLength) return null;
+      const values = parts.map(parseNumber);
+      if (values.some((x) => x === null || !inRange(spec, x))) return null;
+      return values as ValueOf<P>;
+    }
+    case 'boolean':
+      if (text === 'true' || text === '1') return true as ValueOf<P>;
+      if (text === 'false' || text === '0') return false as ValueOf<P>;
+      return null;
+  }
+  return null;
+}
+
+export function defaults<S extends Schema>(schema: S): StateOf<S> {
+  const state: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(schema)) {
+    state[name] = Array.isArray(spec.default) ? [...spec.default] : spec.default;
+  }
+  return state as StateOf<S>;
+}
+
+/// Reads every schema parameter from `params`; a missing one takes its default, an invalid one
+/// takes its default and is listed in `rejected`. Unknown parameters are ignored.
+export function parseState<S extends Schema>(
+  schema: S,
+  params: URLSearchParams,
+  ignore: readonly string[] = [],
+): ParsedState<S> {
+  const state = defaults(schema) as Record<string, unknown>;
+  const rejected: string[] = [];
+  for (const [name, spec] of Object.entries(schema)) {
+    if (ignore.includes(name)) continue;
+    const text = params.get(name);
+    if (text === null) continue;
+    const value = parseParam(spec, text);
+    if (value === null) rejected.push(`${name}=${text} (expected ${expectation(spec)})`);
+    else state[name] = value;
+  }
+  return { state: state as StateOf<S>, rejected };
+}
+
+function formatParam(spec: ParamSpec, value: unknown): string {
+  if (spec.kind === 'numbers') return (value as number[]).map(String).join(',');
+  return String(value);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a === b;
+}
+
+/// URL parameters for `state`, leaving out values equal to their defaults.
+export function serializeState<S extends Schema>(schema: S, state: StateOf<S>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, spec] of Object.entries(schema)) {
+    const value = (state as Record<string, unknown>)[name];
+    if (!sameValue(value, spec.default)) params.set(name, formatParam(spec, value));
+  }
+  return params;
+}
+
+/// The human description of what a parameter accepts (for docs and notes).
+export function describeParam(spec: ParamSpec): string {
+  return expectation(spec);
+}

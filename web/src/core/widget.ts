@@ -1,0 +1,48 @@
+/// The widget contract. A widget is one folder `web/src/widgets/<name>/` whose `index.ts`
+/// default-exports `defineWidget({...})`; the page and embed.html discover it by itself.
+import type { Bridge, Channel } from './bridge';
+import type { Schema, StateOf } from './state';
+
+/// What a mounted widget gets from the page around it.
+export interface WidgetHost<S extends Schema = Schema> {
+  /// The element the widget draws into (empty at mount).
+  readonly root: HTMLElement;
+  /// True inside embed.html (no page chrome around the widget).
+  readonly embedded: boolean;
+  /// The page's shared worker bridge.
+  readonly bridge: Bridge;
+  /// A latest-wins requester private to this widget instance.
+  channel(key: string): Channel;
+  /// Adds a visible note (e.g. a rejected parameter, data not yet available); returns its remover.
+  note(message: string): () => void;
+  /// Shows an error from the core inline; the widget keeps its last good drawing.
+  showError(error: unknown): void;
+  clearError(): void;
+  /// The current state; widgets report every change through setState.
+  readonly state: StateOf<S>;
+  setState(partial: Partial<StateOf<S>>): void;
+}
+
+export interface MountedWidget {
+  destroy(): void;
+}
+
+export interface WidgetDefinition<S extends Schema = Schema> {
+  /// The embed name (`embed.html?widget=<name>`), equal to the folder name.
+  name: string;
+  title: string;
+  /// Position in the chapter: the section number, with decimals between sections (12.0, 12.1, 12.35…).
+  order: number;
+  /// The chapter's figure label, e.g. "Figure 12.1".
+  figure?: string;
+  /// URL parameters (embed contract) and their defaults.
+  params: S;
+  /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX.
+  prose?: string;
+  mount(host: WidgetHost<S>, state: StateOf<S>): MountedWidget;
+}
+
+/// Identity helper that keeps the schema's types for `mount`.
+export function defineWidget<S extends Schema>(definition: WidgetDefinition<S>): WidgetDefinition<S> {
+  return definition;
+}

@@ -1,0 +1,180 @@
+/// Figure 12.1's two panels: the points with the query, the prediction star and the weighted
+/// connecting lines (left), and the weight bars with their values (right).
+import {
+  barPoints,
+  barValueLabels,
+  chartCanvas,
+  createChart,
+  palette,
+  scheduleFrame,
+  starImage,
+  withAlpha,
+  type Chart,
+  type Palette,
+} from '../../core/charts';
+import { fixed } from '../../core/format';
+import type { Plugin } from 'chart.js';
+
+export const X_RANGE = { min: 0, max: 6 } as const;
+export const Y_RANGE = { min: 0, max: 4 } as const;
+
+export interface LookupFrame {
+  keys: readonly number[];
+  values: readonly number[];
+  query: number;
+  prediction: number;
+  weights: Float64Array;
+}
+
+type XY = { x: number; y: number };
+
+/// Bar colours of the chapter's k1, k2, k3, repeated for further keys.
+function barColors(colors: Palette, n: number): string[] {
+  const cycle = [colors.grey, colors.orange, colors.brown];
+  return Array.from({ length: n }, (_, i) => cycle[i % 3] ?? colors.grey);
+}
+
+/// Writes "f̂(q) = 2.74" beside the star, as the chapter's annotation does.
+const predictionLabel: Plugin<'scatter'> = {
+  id: 'klPredictionLabel',
+  afterDatasetsDraw(chart) {
+    const star = chart.getDatasetMeta(1).data[0];
+    const value = (chart.data.datasets[1]?.data[0] as XY | undefined)?.y;
+    if (!star || value === undefined || !Number.isFinite(value)) return;
+    const { ctx } = chart;
+    ctx.save();
+    ctx.fillStyle = palette().brown;
+    ctx.font = `13px ${getComputedStyle(chart.canvas).fontFamily}`;
+    const right = star.x > chart.chartArea.right - 90;
+    ctx.textAlign = right ? 'right' : 'left';
+    ctx.fillText(`f̂(q) = ${fixed(value, 2)}`, star.x + (right ? -8 : 8), star.y + 22);
+    ctx.restore();
+  },
+};
+
+export class LookupView {
+  readonly scatterBox: HTMLDivElement;
+  readonly barBox: HTMLDivElement;
+  readonly scatter: Chart<'scatter'>;
+  readonly bars: Chart<'bar'>;
+  private colors = palette();
+
+  constructor() {
+    const left = chartCanvas(
+      'Query nearby evidence: the observed points, the query line, the prediction star and connecting lines whose width follows each weight',
+      'kl-chart kl-chart--interactive',
+    );
+    const right = chartCanvas('Similarity decides the mix: the normalized weight of each key as a bar');
+    this.scatterBox = left.box;
+    this.barBox = right.box;
+    const c = this.colors;
+    this.scatter = createChart(left.canvas, {
+      type: 'scatter',
+      data: {
+        datasets: [
+          { label: 'observations', data: [], backgroundColor: c.navy, borderColor: c.navy, pointRadius: 6, order: 0 },
+          { label: 'prediction', data: [], pointStyle: starImage(c.orange, 10), pointRadius: 10, order: 0 },
+          {
+            label: 'query',
+            showLine: true,
+            data: [],
+            borderColor: c.orange,
+            borderDash: [6, 4],
+            borderWidth: 1.4,
+            pointRadius: 0,
+            order: 3,
+          },
+        ],
+      },
+      options: {
+        scales: {
+          x: { type: 'linear', ...X_RANGE, title: { display: true, text: 'location' }, ticks: { stepSize: 1 } },
+          y: { type: 'linear', ...Y_RANGE, title: { display: true, text: 'value' } },
+        },
+      },
+      plugins: [predictionLabel],
+    });
+    this.bars = createChart(right.canvas, {
+      type: 'bar',
+      data: { labels: [], datasets: [{ label: 'weight', data: [], backgroundColor: [] }] },
+      options: {
+        scales: {
+          x: { type: 'category' },
+          y: {
+            type: 'linear',
+            min: 0,
+            max: 1.05,
+            title: { display: true, text: 'normalized weight' },
+            ticks: { stepSize: 0.2, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(1) : '') },
+          },
+        },
+      },
+      plugins: [barValueLabels((w) => fixed(w, 4))],
+    });
+  }
+
+  draw(frame: LookupFrame): void {
+    scheduleFrame(this.scatter as unknown as Chart, () => this.fillScatter(frame));
+    scheduleFrame(this.bars as unknown as Chart, () => this.fillBars(frame));
+  }
+
+  recolor(colors: Palette, frame: LookupFrame | null): void {
+    this.colors = colors;
+    const [points, star, query] = this.scatter.data.datasets;
+    if (points) points.backgroundColor = points.borderColor = colors.navy;
+    if (star) star.pointStyle = starImage(colors.orange, 10);
+    if (query) query.borderColor = colors.orange;
+    for (const chart of [this.scatter, this.bars] as Chart[]) {
+      for (const axis of Object.values(chart.options.scales ?? {})) {
+        if (!axis) continue;
+        axis.ticks = { ...axis.ticks, color: colors.text };
+        axis.grid = { ...axis.grid, color: colors.grid };
+        if ('title' in axis && axis.title) axis.title.color = colors.text;
+      }
+    }
+    if (frame) this.draw(frame);
+    else for (const chart of [this.scatter, this.bars] as Chart[]) scheduleFrame(chart, () => undefined);
+  }
+
+  private fillScatter(frame: LookupFrame): void {
+    const c = this.colors;
+    const datasets = this.scatter.data.datasets;
+    const [points, star, query] = datasets;
+    if (!points || !star || !query) return;
+    points.data = frame.keys.map((x, i) => ({ x, y: frame.values[i] ?? 0 }));
+    star.data = [{ x: frame.query, y: frame.prediction }];
+    query.data = [
+      { x: frame.query, y: Y_RANGE.min },
+      { x: frame.query, y: Y_RANGE.max },
+    ];
+    const links = frame.keys.map((x, i) => {
+      const weight = frame.weights[i] ?? 0;
+      return {
+        label: `link ${i + 1}`,
+        showLine: true,
+        data: [
+          { x: frame.query, y: frame.prediction },
+          { x, y: frame.values[i] ?? 0 },
+        ],
+        borderColor: withAlpha(c.brown, 0.25 + 0.7 * weight),
+        borderWidth: 0.8 + 5 * weight,
+        pointRadius: 0,
+        order: 2,
+      };
+    });
+    this.scatter.data.datasets = [points, star, query, ...links] as typeof datasets;
+  }
+
+  private fillBars(frame: LookupFrame): void {
+    const dataset = this.bars.data.datasets[0];
+    if (!dataset) return;
+    this.bars.data.labels = frame.keys.map((_, i) => `k${i + 1}`);
+    dataset.data = barPoints(frame.weights);
+    dataset.backgroundColor = barColors(this.colors, frame.keys.length);
+  }
+
+  destroy(): void {
+    this.scatter.destroy();
+    this.bars.destroy();
+  }
+}
