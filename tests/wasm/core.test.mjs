@@ -1,0 +1,260 @@
+// The core JavaScript API (sections 12.1-12.5) against the chapter's printed digits and NumPy fixtures.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { loadKernelLens, readFixture } from './load.mjs';
+
+const fixture = readFixture('core.json');
+const chapter = fixture.chapter;
+let kl;
+
+before(async () => {
+  kl = await loadKernelLens();
+});
+
+/** max |a_i - b_i| over two equally long arrays. */
+function maxAbsDifference(a, b) {
+  assert.equal(a.length, b.length, 'lengths differ');
+  let worst = 0;
+  for (let i = 0; i < a.length; i += 1) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
+const fixed4 = (x) => x.toFixed(4);
+
+describe('the chapter\'s numbers', () => {
+  test('three-point lookup: weights (0.0002, 0.9413, 0.0585), prediction 2.7412', () => {
+    const { keys, values, query, bandwidth } = chapter.three_point;
+    const { weights, outputs } = kl.attention([query], keys, values, 1, 1, bandwidth);
+    assert.ok(weights instanceof Float64Array && outputs instanceof Float64Array);
+    assert.deepEqual(Array.from(weights, fixed4), ['0.0002', '0.9413', '0.0585']);
+    assert.equal(fixed4(outputs[0]), '2.7412');
+    assert.ok(maxAbsDifference(weights, chapter.three_point.weights) < 1e-15);
+  });
+
+  test('OLS weights (-0.10, 0.05, 0.20, 0.35, 0.50) and the witness predictions', () => {
+    const ols = chapter.ols;
+    const weights = kl.olsWeights(ols.keys, [ols.query], 1);
+    assert.ok(weights instanceof Float64Array);
+    assert.deepEqual(Array.from(weights, fixed4), ['-0.1000', '0.0500', '0.2000', '0.3500', '0.5000']);
+    assert.ok(maxAbsDifference(weights, ols.weights) < 1e-15);
+    const { predictions } = kl.olsPredict(ols.keys, ols.witness, [ols.query], 1);
+    assert.equal(fixed4(predictions[0]), '-0.1000');
+    const nw = kl.attention([ols.query], ols.keys, ols.witness, 1, 1, ols.nw_bandwidth);
+    assert.deepEqual(Array.from(nw.weights, fixed4), ['0.0010', '0.0206', '0.1520', '0.4132', '0.4132']);
+    assert.equal(fixed4(nw.outputs[0]), '0.0010');
+    assert.ok(maxAbsDifference(nw.weights, ols.nw_weights) < 1e-15);
+  });
+
+  test('log-kernel identity: normalize(K) and softmax(log K) differ at the 1e-17 level', () => {
+    const { query, bandwidth, weights, log_kernel: logKernel } = chapter.identity;
+    const report = kl.underflowReport([query], chapter.chapter_keys, 1, bandwidth);
+    assert.equal(report.naiveAllFinite, true);
+    assert.ok(report.maxAbsDifference < 1e-16, `difference ${report.maxAbsDifference}`);
+    assert.ok(maxAbsDifference(report.stableWeights, weights) < 1e-15);
+    for (let i = 0; i < logKernel.length; i += 1)
+      assert.ok(Math.abs(report.logScores[i] - logKernel[i]) <= 1e-15 * Math.abs(logKernel[i]));
+    assert.ok(maxAbsDifference(report.kernelValues, logKernel.map(Math.exp)) < 1e-15);
+  });
+
+  test('far query at 1,000 with h = 0.1: naive 0/0, stable sum 1 on the nearest key 2.9886', () => {
+    const { query, bandwidth, stable_weights: stableWeights, nearest_index: nearestIndex } = chapter.far;
+    const report = kl.underflowReport([query], chapter.chapter_keys, 1, bandwidth);
+    assert.equal(report.naiveDenominator.toFixed(1), '0.0');
+    assert.equal(report.naiveAllFinite, false);
+    assert.ok(report.naiveWeights.every(Number.isNaN));
+    assert.equal(report.maxAbsDifference, null);
+    assert.equal(report.stableSum.toFixed(1), '1.0');
+    assert.equal(report.nearestIndex, nearestIndex);
+    assert.equal(fixed4(chapter.chapter_keys[report.nearestIndex]), '2.9886');
+    assert.ok(maxAbsDifference(report.stableWeights, stableWeights) < 1e-15);
+    assert.ok(kl.naiveNormalize(report.logScores, 60).every(Number.isNaN));
+    const stable = kl.rowSoftmax(report.logScores, 60);
+    assert.ok(stable.every(Number.isFinite));
+  });
+
+  test('the 31 x 60 attention map: shapes and row sums within 1e-15', () => {
+    const { queries, bandwidth, weights, outputs } = chapter.map;
+    const result = kl.attention(queries, chapter.chapter_keys, chapter.observed_values, 1, 1, bandwidth);
+    assert.equal(result.weights.length, 31 * 60);
+    assert.equal(result.outputs.length, 31);
+    assert.ok(kl.maxRowSumError(result.weights, 60) <= 1e-15);
+    assert.ok(maxAbsDifference(result.weights, weights) < 1e-14);
+    assert.ok(maxAbsDifference(result.outputs, outputs) < 1e-14);
+  });
+
+  test('exact ties split the mass as h shrinks; huge h tends to 1/n', () => {
+    const { keys, cases } = chapter.ties;
+    for (const { bandwidth, weights } of cases) {
+      const result = kl.attention([0], keys, [0, 0, 0], 1, 1, bandwidth);
+      assert.ok(maxAbsDifference(result.weights, weights) < 1e-15, `h = ${bandwidth}`);
+    }
+    assert.deepEqual(Array.from(kl.nearestKeyLimit([0], keys, 1)), [0.5, 0.5, 0]);
+    assert.deepEqual(Array.from(kl.nearestKeyLimit([0.9, 0.8], [0, 0, 1, 1, -1, 1], 2)), [0, 1, 0]);
+    const uniform = kl.uniformLimit(60);
+    assert.equal(uniform.length, 60);
+    assert.ok(uniform.every((w) => w === 1 / 60));
+    const wide = kl.attention([0.37], chapter.chapter_keys, chapter.observed_values, 1, 1, 1e9);
+    assert.ok(maxAbsDifference(wide.weights, uniform) < 1e-16);
+  });
+
+  test('bandwidth is temperature: tau = 2h^2', () => {
+    assert.equal(kl.temperatureFromBandwidth(0.18).toFixed(4), '0.0648');
+    assert.equal(kl.temperatureFromBandwidth(1), 2);
+    assert.equal(kl.bandwidthFromTemperature(2), 1);
+    const example = fixture.attention_cases[2];
+    const n = example.keys.length / example.d;
+    const unscaled = kl.squaredDistances(example.queries, example.keys, example.d).map((x) => -x);
+    const tau = kl.temperatureFromBandwidth(example.bandwidth);
+    assert.ok(maxAbsDifference(kl.softmaxWithTemperature(unscaled, n, tau), example.weights) < 1e-12);
+  });
+
+  test('dot products: magnitude participates', () => {
+    assert.deepEqual(Array.from(kl.dotProductScores([1, 0], [1, 0, 2, 0], 2)), [1, 2]);
+  });
+});
+
+describe('random shapes, bandwidths and kernels against NumPy', () => {
+  test('attention weights and outputs within 1e-12', () => {
+    for (const example of fixture.attention_cases) {
+      const { queries, keys, values, d, p, bandwidth, kernel } = example;
+      const label = `${kernel} d=${d} n=${keys.length / d} h=${bandwidth}`;
+      if (example.empty_rows.length > 0) {
+        assert.throws(() => kl.attention(queries, keys, values, d, p, bandwidth, kernel),
+          (e) => e instanceof RangeError && e.message.includes(`query row ${example.empty_rows[0]} `), label);
+      }
+      const result = kl.attention(new Float64Array(queries), new Float64Array(keys), new Float64Array(values),
+        d, p, bandwidth, kernel, 'nearest');
+      assert.ok(maxAbsDifference(result.weights, example.weights) < 1e-12, label);
+      assert.ok(maxAbsDifference(result.outputs, example.outputs) < 1e-12, label);
+      assert.ok(kl.maxRowSumError(result.weights, keys.length / d) < 1e-15, label);
+    }
+  });
+
+  test('scores: squared distances, dot products, Gaussian log-scores', () => {
+    for (const example of fixture.attention_cases) {
+      const { queries, keys, d, bandwidth } = example;
+      const distances = kl.squaredDistances(queries, keys, d);
+      assert.ok(maxAbsDifference(distances, example.squared_distances) < 1e-13);
+      assert.ok(maxAbsDifference(kl.dotProductScores(queries, keys, d), example.dot_products) < 1e-13);
+      const scores = kl.logScores(queries, keys, d, bandwidth);
+      const expected = example.squared_distances.map((x) => -x / (2 * bandwidth * bandwidth));
+      for (let i = 0; i < scores.length; i += 1)
+        assert.ok(Math.abs(scores[i] - expected[i]) <= 1e-12 * Math.max(1, Math.abs(expected[i])));
+    }
+    const compact = kl.logScores([0], [0, 0.5, 2], 1, 1, 'epanechnikov');
+    assert.ok(compact[0] === 0);
+    assert.equal(compact[2], -Infinity);
+  });
+
+  test('OLS weights and predictions within 1e-12', () => {
+    for (const example of fixture.ols_cases) {
+      const { keys, queries, targets, d } = example;
+      const result = kl.olsPredict(keys, targets, queries, d);
+      assert.ok(maxAbsDifference(result.weights, example.weights) < 1e-12);
+      assert.ok(maxAbsDifference(result.predictions, example.predictions) < 1e-12);
+      const n = keys.length / d;
+      const first = kl.olsWeights(keys, queries.slice(0, d), d);
+      assert.ok(maxAbsDifference(first, example.weights.slice(0, n)) < 1e-12);
+    }
+  });
+});
+
+describe('softmax helpers', () => {
+  test('rowSoftmax tolerates -Infinity; naiveNormalize returns NaN on underflow', () => {
+    const weights = kl.rowSoftmax([0, -Infinity, Math.log(3), 1000, 1000, -Infinity], 3);
+    assert.ok(Math.abs(weights[0] - 0.25) < 1e-15 && weights[1] === 0 && Math.abs(weights[2] - 0.75) < 1e-15);
+    assert.deepEqual(Array.from(weights.slice(3)), [0.5, 0.5, 0]);
+    const naive = kl.naiveNormalize([-800, -801, 0, 0], 2);
+    assert.ok(Number.isNaN(naive[0]) && Number.isNaN(naive[1]));
+    assert.deepEqual(Array.from(naive.slice(2)), [0.5, 0.5]);
+    assert.equal(kl.maxRowSumError([0.5, 0.5, 0.25, 0.5], 2), 0.25);
+  });
+
+  test('kernelNames and limits', () => {
+    assert.deepEqual(kl.kernelNames(), ['gaussian', 'laplacian', 'epanechnikov', 'tricube']);
+    assert.deepEqual(kl.limits(), {
+      maxCells: 16777216, maxRows: 4194304, maxDimension: 64, maxWorlds: 100000, maxDraws: 16777216,
+      maxBandwidths: 4096,
+    });
+  });
+
+  test('results are copies that survive memory growth', () => {
+    const { weights } = kl.attention([3.5], [1, 3, 5], [1.5, 2.8, 1.8], 1, 1, 0.6);
+    const before = Array.from(weights);
+    const big = new Float64Array(2048).map((_, i) => i / 100);
+    kl.attention(big, big, big, 1, 1, 0.5);
+    assert.equal(weights.buffer.byteLength, weights.byteLength);
+    assert.deepEqual(Array.from(weights), before);
+  });
+});
+
+describe('every invalid call throws a JavaScript error naming the argument', () => {
+  const q = [3.5];
+  const k = [1, 3, 5];
+  const v = [1.5, 2.8, 1.8];
+  const cases = [
+    ['no arguments', () => kl.attention(), TypeError, /must be/],
+    ['queries not an array', () => kl.attention('abc', k, v, 1, 1, 0.6), TypeError, /queries must be an array/],
+    ['keys null', () => kl.attention(q, null, v, 1, 1, 0.6), TypeError, /keys must be an array/],
+    ['values a DataView', () => kl.attention(q, k, new DataView(new ArrayBuffer(8)), 1, 1, 0.6), TypeError,
+      /values must be an array/],
+    ['d a string', () => kl.attention(q, k, v, '1', 1, 0.6), TypeError, /d must be a number/],
+    ['d zero', () => kl.attention(q, k, v, 0, 1, 0.6), RangeError, /d must be an integer >= 1, got 0/],
+    ['d fractional', () => kl.attention(q, k, v, 1.5, 1, 0.6), RangeError, /d must be an integer/],
+    ['d above the cap', () => kl.attention(q, k, v, 65, 1, 0.6), RangeError, /d is 65; the limit is 64/],
+    ['p negative', () => kl.attention(q, k, v, 1, -1, 0.6), RangeError, /p must be an integer/],
+    ['bandwidth missing', () => kl.attention(q, k, v, 1, 1), TypeError, /bandwidth must be a number/],
+    ['bandwidth zero', () => kl.attention(q, k, v, 1, 1, 0), RangeError, /bandwidth must be positive and finite, got 0/],
+    ['bandwidth negative', () => kl.attention(q, k, v, 1, 1, -0.6), RangeError, /got -0.6/],
+    ['bandwidth NaN', () => kl.attention(q, k, v, 1, 1, NaN), RangeError, /bandwidth must be positive and finite/],
+    ['bandwidth Infinity', () => kl.attention(q, k, v, 1, 1, Infinity), RangeError, /bandwidth must be positive/],
+    ['kernel unknown', () => kl.attention(q, k, v, 1, 1, 0.6, 'cosine'), RangeError, /kernel must be one of/],
+    ['kernel not a string', () => kl.attention(q, k, v, 1, 1, 0.6, 7), TypeError, /kernel must be a string/],
+    ['emptyRows unknown', () => kl.attention(q, k, v, 1, 1, 0.6, 'gaussian', 'skip'), RangeError,
+      /emptyRows must be "error" or "nearest"/],
+    ['queries length not a multiple of d', () => kl.attention([1, 2, 3], [1, 2], [1], 2, 1, 0.6), RangeError,
+      /queries has length 3, which is not a multiple of its row width 2/],
+    ['Q/K dimensions disagree', () => kl.attention([1, 2], [1, 2, 3, 4], [1], 2, 1, 0.6), RangeError,
+      /values have 1 rows but keys have 2/],
+    ['K/V row counts disagree', () => kl.attention(q, k, [1, 2], 1, 1, 0.6), RangeError,
+      /values have 2 rows but keys have 3/],
+    ['empty key set', () => kl.attention(q, [], [], 1, 1, 0.6), RangeError, /keys must have at least one row/],
+    ['empty query set', () => kl.attention([], k, v, 1, 1, 0.6), RangeError, /queries must have at least one row/],
+    ['NaN key', () => kl.attention(q, [1, NaN, 5], v, 1, 1, 0.6), RangeError, /keys\[1, 0\] must be finite/],
+    ['infinite query', () => kl.attention([Infinity], k, v, 1, 1, 0.6), RangeError, /queries\[0, 0\] must be finite/],
+    ['non-numeric value', () => kl.attention(q, k, [1, 'x', 2], 1, 1, 0.6), RangeError, /values\[1, 0\] must be finite/],
+    ['compact kernel sees no key', () => kl.attention([100], k, v, 1, 1, 0.6, 'epanechnikov'), RangeError,
+      /query row 0 has no key inside the support of the epanechnikov kernel/],
+    ['too many cells', () => kl.attention(new Float64Array(5000), new Float64Array(5000), new Float64Array(5000), 1, 1, 1),
+      RangeError, /the limit is 16777216/],
+    ['OLS with one key', () => kl.olsWeights([1], [0], 1), RangeError, /at least d \+ 1 = 2 keys/],
+    ['OLS with collinear keys', () => kl.olsWeights([1, 2, 2, 4, 3, 6], [0, 0], 2), RangeError, /rank-deficient/],
+    ['OLS query of the wrong size', () => kl.olsWeights([0, 1, 2], [0, 1], 1), RangeError, /query has 2 entries/],
+    ['OLS targets of the wrong size', () => kl.olsPredict([0, 1, 2], [1, 2], [0], 1), RangeError,
+      /targets have 2 entries but keys have 3 rows/],
+    ['logScores bad bandwidth', () => kl.logScores(q, k, 1, -1), RangeError, /bandwidth must be positive/],
+    ['squaredDistances bad d', () => kl.squaredDistances(q, k, 'x'), TypeError, /d must be a number/],
+    ['dotProductScores mismatched', () => kl.dotProductScores([1, 2], [1, 2, 3], 2), RangeError, /keys has length 3/],
+    ['rowSoftmax all -Infinity row', () => kl.rowSoftmax([0, 0, -Infinity, -Infinity], 2), RangeError,
+      /scores row 1 has no finite entry/],
+    ['rowSoftmax NaN', () => kl.rowSoftmax([NaN, 0], 2), RangeError, /scores\[0, 0\] must be finite or -Infinity/],
+    ['rowSoftmax +Infinity', () => kl.rowSoftmax([Infinity, 0], 2), RangeError, /must be finite or -Infinity/],
+    ['softmaxWithTemperature zero', () => kl.softmaxWithTemperature([0, 1], 2, 0), RangeError,
+      /temperature must be positive and finite/],
+    ['naiveNormalize bad n', () => kl.naiveNormalize([0, 1, 2], 2), RangeError, /not a multiple/],
+    ['temperatureFromBandwidth negative', () => kl.temperatureFromBandwidth(-1), RangeError, /bandwidth must be positive/],
+    ['bandwidthFromTemperature string', () => kl.bandwidthFromTemperature('2'), TypeError, /temperature must be a number/],
+    ['nearestKeyLimit empty keys', () => kl.nearestKeyLimit([0], [], 1), RangeError, /keys must have at least one row/],
+    ['uniformLimit zero', () => kl.uniformLimit(0), RangeError, /n must be an integer >= 1/],
+    ['maxRowSumError NaN', () => kl.maxRowSumError([NaN], 1), RangeError, /weights\[0, 0\] must be finite/],
+    ['underflowReport bad query', () => kl.underflowReport([0, 0], k, 1, 0.1), RangeError, /query has 2 entries/],
+  ];
+  for (const [name, call, type, message] of cases) {
+    test(name, () => {
+      assert.throws(call, (e) => e instanceof type && message.test(e.message), name);
+      const { outputs } = kl.attention(q, k, v, 1, 1, 0.6);
+      assert.equal(outputs[0].toFixed(4), '2.7412');
+    });
+  }
+});
