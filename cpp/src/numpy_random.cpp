@@ -63,8 +63,6 @@ std::uint64_t rotate_right(std::uint64_t value, unsigned rotation) {
   return (value >> rotation) | (value << ((64 - rotation) & 63));
 }
 
-void check_count(std::size_t count) { check_size(count, Limits::max_draws, "count"); }
-
 }  // namespace
 
 std::vector<std::uint32_t> seed_sequence_state(std::uint64_t entropy, std::size_t words) {
@@ -235,29 +233,28 @@ double NumpyRandom::next_standard_normal() {
   }
 }
 
-Vector NumpyRandom::random(std::size_t count) {
-  check_count(count);
+template <class Draw>
+Vector NumpyRandom::draw(std::size_t count, Draw next) {
+  check_size(count, Limits::max_draws, "count");
   Vector out(static_cast<Eigen::Index>(count));
-  for (auto& v : out) v = next_double();
+  for (auto& v : out) v = next();
   return out;
+}
+
+Vector NumpyRandom::random(std::size_t count) {
+  return draw(count, [this] { return next_double(); });
 }
 
 Vector NumpyRandom::uniform(double low, double high, std::size_t count) {
-  check_count(count);
-  if (!std::isfinite(low) || !std::isfinite(high))
-    throw std::invalid_argument("low and high must be finite");
+  if (!std::isfinite(low) || !std::isfinite(high) || !std::isfinite(high - low))
+    throw std::invalid_argument("low, high and high - low must be finite, got low = " + std::to_string(low) +
+                                ", high = " + std::to_string(high));
   const double range = high - low;
-  if (!std::isfinite(range)) throw std::invalid_argument("high - low must be finite");
-  Vector out(static_cast<Eigen::Index>(count));
-  for (auto& v : out) v = low + range * next_double();
-  return out;
+  return draw(count, [this, low, range] { return low + range * next_double(); });
 }
 
 Vector NumpyRandom::standard_normal(std::size_t count) {
-  check_count(count);
-  Vector out(static_cast<Eigen::Index>(count));
-  for (auto& v : out) v = next_standard_normal();
-  return out;
+  return draw(count, [this] { return next_standard_normal(); });
 }
 
 Vector NumpyRandom::normal(double loc, double scale, std::size_t count) {

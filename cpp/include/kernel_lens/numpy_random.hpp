@@ -49,6 +49,10 @@ class NumpyRandom {
   RowMatrix normal(double loc, double scale, std::size_t rows, std::size_t cols);
 
  private:
+  /// count draws of next(), after the size check.
+  template <class Draw>
+  Vector draw(std::size_t count, Draw next);
+
   detail::uint128 state_ = 0;
   detail::uint128 increment_ = 0;
 };

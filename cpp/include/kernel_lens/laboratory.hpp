@@ -1,0 +1,84 @@
+#pragma once
+/// The chapter's bias/variance laboratory (section 12.4): f(x) = sin(1.5x) + 0.3 cos(4x), a fixed
+/// design of sorted uniform keys, Gaussian Nadaraya-Watson on a query grid, Monte-Carlo worlds of
+/// N(0, noise^2) responses, and the exact (population) decomposition of the same design.
+#include <cstdint>
+#include <vector>
+
+#include "kernel_lens/kernels.hpp"
+#include "kernel_lens/types.hpp"
+
+namespace kernel_lens {
+
+/// Every size, seed and level of the laboratory; the defaults are the chapter's.
+struct LabConfig {
+  std::uint64_t key_seed = 605012;          ///< keys = sort(uniform(key_low, key_high, keys))
+  std::uint64_t observed_seed = 605013;     ///< the one observed sample: f(keys) + normal(0, noise)
+  std::uint64_t monte_carlo_seed = 605014;  ///< worlds x keys noise, drawn row-major
+  std::size_t keys = 60;
+  std::size_t queries = 241;  ///< linspace(query_low, query_high, queries)
+  std::size_t worlds = 1000;
+  double noise = 0.25;  ///< sigma of the response noise
+  std::vector<double> bandwidths = {0.05, 0.08, 0.12, 0.18, 0.28, 0.42, 0.65, 1.00};
+  double key_low = -3.0;
+  double key_high = 3.0;
+  double query_low = -2.9;
+  double query_high = 2.9;
+
+  /// Throws std::invalid_argument (bad value) or std::length_error (over a cap in limits.hpp):
+  /// seeds <= 2^53 - 1, keys >= 1, queries >= 1, 2 <= worlds <= max_worlds, worlds * keys <=
+  /// max_draws, keys * queries <= max_cells, noise finite and >= 0, 1 <= bandwidths <=
+  /// max_bandwidths each positive and finite, finite ranges with low < high (queries: low <= high).
+  void check() const;
+};
+
+/// seed <= 2^53 - 1, else std::invalid_argument naming it.
+void check_seed(std::uint64_t seed, const char* name);
+/// count >= minimum, else std::invalid_argument "<name> must be at least <minimum>, got <count>".
+void check_at_least(std::size_t count, std::size_t minimum, const char* name);
+
+/// A 1-D vector as n one-feature rows, (n, 1): the shape attention takes for scalar keys.
+RowMatrix as_rows(const Vector& x);
+
+/// \f$ f(x) = \sin(1.5x) + 0.3\cos(4x) \f$, elementwise.
+double truth(double x);
+Vector truth(const VectorRef& xs);
+
+/// numpy.linspace(start, stop, count): start + i (stop - start)/(count - 1), last = stop.
+Vector linspace(double start, double stop, std::size_t count);
+
+/// The chapter's dataset: what the page plots. Each vector has the size its name implies.
+struct ChapterDataset {
+  Vector keys;             ///< sorted, (keys)
+  Vector observed_values;  ///< f(keys) + one noise draw, (keys)
+  Vector queries;          ///< (queries)
+  Vector truth_at_keys;    ///< (keys)
+  Vector truth_at_queries; ///< (queries)
+};
+ChapterDataset chapter_dataset(const LabConfig& config);
+
+/// One row of the audit table.
+struct RiskRow {
+  double bandwidth;
+  double tau;       ///< 2 h^2
+  double bias2;     ///< mean_r (mean prediction_r - f(q_r))^2
+  double variance;  ///< mean_r variance of prediction_r (ddof 0 / population)
+  double mse;       ///< bias2 + variance
+};
+
+/// Empirical audit over `worlds` noisy worlds Y (worlds x keys), without the worlds x queries
+/// prediction matrix: mean prediction = A ybar, variance_r = w_r^T Sigma w_r with Sigma the
+/// responses' ddof-0 covariance (keys x keys), computed once. One row per bandwidth, in order.
+std::vector<RiskRow> bias_variance_sweep(const LabConfig& config);
+
+/// Population decomposition of the same design, no sampling:
+/// bias2 = mean_r (w_r . f(K) - f(q_r))^2, variance = noise^2 mean_r ||w_r||^2.
+std::vector<RiskRow> exact_risk(const LabConfig& config);
+
+/// Leave-one-out MSE per bandwidth for keys K:(n,d) and scalar values (n), n >= 2: each point is
+/// predicted from the others (its own score set to -inf, the row renormalised). A bandwidth at
+/// which some point has no other key inside a compact kernel's support gives NaN.
+Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
+                 Kernel kernel = Kernel::Gaussian);
+
+}  // namespace kernel_lens

@@ -1,0 +1,187 @@
+#include "kernel_lens/laboratory.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kernel_lens/attention.hpp"
+#include "kernel_lens/limits.hpp"
+#include "kernel_lens/numpy_random.hpp"
+#include "kernel_lens/softmax.hpp"
+
+namespace kernel_lens {
+namespace {
+
+void check_range(double low, double high, const char* low_name, const char* high_name, bool strict) {
+  if (!std::isfinite(low) || !std::isfinite(high) || !std::isfinite(high - low) ||
+      (strict ? !(low < high) : !(low <= high)))
+    throw std::invalid_argument(std::string(low_name) + " and " + high_name +
+                                " must be finite with " + low_name + (strict ? " < " : " <= ") +
+                                high_name + ", got " + format_number(low) + " and " + format_number(high));
+}
+
+}  // namespace
+
+void check_seed(std::uint64_t seed, const char* name) {
+  if (seed > max_seed)
+    throw std::invalid_argument(std::string(name) + " must be an integer from 0 to 2^53 - 1, got " +
+                                std::to_string(seed));
+}
+
+void check_at_least(std::size_t count, std::size_t minimum, const char* name) {
+  if (count < minimum)
+    throw std::invalid_argument(std::string(name) + " must be at least " + std::to_string(minimum) +
+                                ", got " + std::to_string(count));
+}
+
+void LabConfig::check() const {
+  check_seed(key_seed, "keySeed");
+  check_seed(observed_seed, "observedSeed");
+  check_seed(monte_carlo_seed, "monteCarloSeed");
+  check_at_least(keys, 1, "keys");
+  check_at_least(queries, 1, "queries");
+  check_at_least(worlds, 2, "worlds");
+  check_size(keys, Limits::max_rows, "keys");
+  check_size(queries, Limits::max_rows, "queries");
+  check_size(worlds, Limits::max_worlds, "worlds");
+  check_cells(queries, keys, "the query x key weight matrix");
+  if (keys > Limits::max_draws / worlds)
+    throw std::length_error("worlds x keys = " + std::to_string(worlds) + " x " + std::to_string(keys) +
+                            " draws; the limit is " + std::to_string(Limits::max_draws));
+  if (!std::isfinite(noise) || noise < 0.0)
+    throw std::invalid_argument("noise must be finite and >= 0, got " + format_number(noise));
+  if (bandwidths.empty()) throw std::invalid_argument("bandwidths must not be empty");
+  check_size(bandwidths.size(), Limits::max_bandwidths, "bandwidths");
+  for (std::size_t i = 0; i < bandwidths.size(); ++i)
+    check_bandwidth(bandwidths[i], ("bandwidths[" + std::to_string(i) + "]").c_str());
+  check_range(key_low, key_high, "keyLow", "keyHigh", true);
+  check_range(query_low, query_high, "queryLow", "queryHigh", false);
+}
+
+RowMatrix as_rows(const Vector& x) { return Eigen::Map<const RowMatrix>(x.data(), x.size(), 1); }
+
+double truth(double x) { return std::sin(1.5 * x) + 0.3 * std::cos(4.0 * x); }
+
+Vector truth(const VectorRef& xs) {
+  Vector out(xs.size());
+  for (Eigen::Index i = 0; i < xs.size(); ++i) out(i) = truth(xs(i));
+  return out;
+}
+
+Vector linspace(double start, double stop, std::size_t count) {
+  check_size(count, Limits::max_rows, "count");
+  if (!std::isfinite(start) || !std::isfinite(stop))
+    throw std::invalid_argument("start and stop must be finite, got " + format_number(start) + " and " +
+                                format_number(stop));
+  Vector out(static_cast<Eigen::Index>(count));
+  if (count == 0) return out;
+  if (count == 1) {
+    out(0) = start;
+    return out;
+  }
+  const double step = (stop - start) / static_cast<double>(count - 1);
+  for (std::size_t i = 0; i < count; ++i) out(static_cast<Eigen::Index>(i)) = start + static_cast<double>(i) * step;
+  out(static_cast<Eigen::Index>(count - 1)) = stop;
+  return out;
+}
+
+ChapterDataset chapter_dataset(const LabConfig& config) {
+  config.check();
+  ChapterDataset data;
+  data.keys = NumpyRandom(config.key_seed).uniform(config.key_low, config.key_high, config.keys);
+  std::sort(data.keys.begin(), data.keys.end());
+  data.truth_at_keys = truth(data.keys);
+  data.observed_values =
+      data.truth_at_keys + NumpyRandom(config.observed_seed).normal(0.0, config.noise, config.keys);
+  data.queries = linspace(config.query_low, config.query_high, config.queries);
+  data.truth_at_queries = truth(data.queries);
+  return data;
+}
+
+std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
+  const ChapterDataset data = chapter_dataset(config);
+  /// Y = f(K) + E, E ~ N(0, noise^2), (worlds, keys) drawn row-major.
+  RowMatrix responses = NumpyRandom(config.monte_carlo_seed).normal(0.0, config.noise, config.worlds, config.keys);
+  responses.rowwise() += data.truth_at_keys.transpose();
+  const Vector mean_response = responses.colwise().mean().transpose();
+  responses.rowwise() -= mean_response.transpose();
+  /// Sigma = Y_c^T Y_c / worlds, (keys, keys).
+  Eigen::MatrixXd covariance = Eigen::MatrixXd::Zero(responses.cols(), responses.cols());
+  covariance.selfadjointView<Eigen::Lower>().rankUpdate(responses.transpose(),
+                                                         1.0 / static_cast<double>(config.worlds));
+  covariance.triangularView<Eigen::StrictlyUpper>() = covariance.transpose();
+
+  const RowMatrix queries = as_rows(data.queries);
+  const RowMatrix keys = as_rows(data.keys);
+  const auto m = static_cast<double>(data.queries.size());
+  std::vector<RiskRow> rows;
+  rows.reserve(config.bandwidths.size());
+  RowMatrix weighted_covariance(queries.rows(), keys.rows());
+  for (const double bandwidth : config.bandwidths) {
+    const RowMatrix weights = attention_weights(queries, keys, bandwidth);
+    const Vector bias = weights * mean_response - data.truth_at_queries;
+    weighted_covariance.noalias() = weights * covariance;
+    RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth), bias.squaredNorm() / m,
+                weighted_covariance.cwiseProduct(weights).sum() / m, 0.0};
+    row.mse = row.bias2 + row.variance;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<RiskRow> exact_risk(const LabConfig& config) {
+  const ChapterDataset data = chapter_dataset(config);
+  const RowMatrix queries = as_rows(data.queries);
+  const RowMatrix keys = as_rows(data.keys);
+  const auto m = static_cast<double>(data.queries.size());
+  const double noise2 = config.noise * config.noise;
+  std::vector<RiskRow> rows;
+  rows.reserve(config.bandwidths.size());
+  for (const double bandwidth : config.bandwidths) {
+    const RowMatrix weights = attention_weights(queries, keys, bandwidth);
+    RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth),
+                (weights * data.truth_at_keys - data.truth_at_queries).squaredNorm() / m,
+                noise2 * weights.squaredNorm() / m, 0.0};
+    row.mse = row.bias2 + row.variance;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
+                 Kernel kernel) {
+  check_finite(keys, "keys");
+  check_finite(values, "values");
+  if (keys.rows() < 2) throw std::invalid_argument("keys must have at least 2 rows for leave-one-out, got " +
+                                                    std::to_string(keys.rows()));
+  if (values.size() != keys.rows())
+    throw std::invalid_argument("values must have one entry per key: expected " + std::to_string(keys.rows()) +
+                                ", got " + std::to_string(values.size()));
+  if (bandwidths.empty()) throw std::invalid_argument("bandwidths must not be empty");
+  check_size(bandwidths.size(), Limits::max_bandwidths, "bandwidths");
+  check_cells(static_cast<std::size_t>(keys.rows()), static_cast<std::size_t>(keys.rows()), "keys x keys");
+  for (std::size_t i = 0; i < bandwidths.size(); ++i)
+    check_bandwidth(bandwidths[i], ("bandwidths[" + std::to_string(i) + "]").c_str());
+
+  const auto n = keys.rows();
+  Vector curve(static_cast<Eigen::Index>(bandwidths.size()));
+  for (std::size_t b = 0; b < bandwidths.size(); ++b) {
+    RowMatrix weights = log_scores(keys, keys, bandwidths[b], kernel);
+    weights.diagonal().setConstant(-std::numeric_limits<double>::infinity());
+    double total = 0.0;
+    for (Eigen::Index i = 0; i < n && !std::isnan(total); ++i) {
+      if (!softmax_row_inplace(weights.row(i))) {
+        total = std::numeric_limits<double>::quiet_NaN();
+        break;
+      }
+      const double residual = weights.row(i).dot(values) - values(i);
+      total += residual * residual;
+    }
+    curve(static_cast<Eigen::Index>(b)) = total / static_cast<double>(n);
+  }
+  return curve;
+}
+
+}  // namespace kernel_lens

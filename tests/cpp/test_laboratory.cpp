@@ -1,0 +1,131 @@
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+#include "kernel_lens/laboratory.hpp"
+#include "lab_fixture.hpp"
+
+using namespace kernel_lens;
+using namespace kernel_lens::testing;
+
+namespace {
+
+LabConfig lab_config(const nlohmann::json& j) {
+  LabConfig c;
+  c.key_seed = j["keySeed"].get<std::uint64_t>();
+  c.observed_seed = j["observedSeed"].get<std::uint64_t>();
+  c.monte_carlo_seed = j["monteCarloSeed"].get<std::uint64_t>();
+  c.keys = j["keys"].get<std::size_t>();
+  c.queries = j["queries"].get<std::size_t>();
+  c.worlds = j["worlds"].get<std::size_t>();
+  c.noise = j["noise"].get<double>();
+  c.bandwidths = j["bandwidths"].get<std::vector<double>>();
+  c.key_low = j["keyLow"].get<double>();
+  c.key_high = j["keyHigh"].get<double>();
+  c.query_low = j["queryLow"].get<double>();
+  c.query_high = j["queryHigh"].get<double>();
+  return c;
+}
+
+void require_rows(const std::vector<RiskRow>& rows, const nlohmann::json& expected) {
+  REQUIRE(rows.size() == expected.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& e = expected[i];
+    INFO("row " << i << ", h = " << rows[i].bandwidth);
+    REQUIRE(rows[i].bandwidth == e["bandwidth"].get<double>());
+    REQUIRE(relative_close(rows[i].tau, e["tau"].get<double>(), 1e-15));
+    REQUIRE(relative_close(rows[i].bias2, e["bias2"].get<double>()));
+    REQUIRE(relative_close(rows[i].variance, e["variance"].get<double>()));
+    REQUIRE(relative_close(rows[i].mse, e["mse"].get<double>()));
+  }
+}
+
+std::string fixed4(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4f", x);
+  return buffer;
+}
+
+}  // namespace
+
+TEST_CASE("the chapter's dataset is NumPy's, bit for bit", "[laboratory]") {
+  const auto& chapter = laboratory_fixture()["chapter"];
+  const ChapterDataset data = chapter_dataset(LabConfig{});
+  REQUIRE(data.keys == hex_vector(chapter["keys"].get<std::string>()));
+  REQUIRE(data.queries == hex_vector(chapter["queries"].get<std::string>()));
+  const Vector observed = hex_vector(chapter["observedValues"].get<std::string>());
+  for (Eigen::Index i = 0; i < observed.size(); ++i) REQUIRE(std::abs(data.observed_values(i) - observed(i)) <= 1e-14);
+}
+
+TEST_CASE("the sweep reproduces the chapter's printed table and grid minimum", "[laboratory]") {
+  const std::vector<RiskRow> rows = bias_variance_sweep(LabConfig{});
+  const char* printed[8][4] = {
+      {"0.0050", "0.0119", "0.0343", "0.0462"}, {"0.0128", "0.0101", "0.0247", "0.0348"},
+      {"0.0288", "0.0090", "0.0169", "0.0259"}, {"0.0648", "0.0127", "0.0109", "0.0236"},
+      {"0.1568", "0.0304", "0.0069", "0.0373"}, {"0.3528", "0.0747", "0.0047", "0.0794"},
+      {"0.8450", "0.1721", "0.0031", "0.1753"}, {"2.0000", "0.3142", "0.0022", "0.3164"}};
+  REQUIRE(rows.size() == 8);
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    INFO("row " << i);
+    REQUIRE(fixed4(rows[i].tau) == printed[i][0]);
+    REQUIRE(fixed4(rows[i].bias2) == printed[i][1]);
+    REQUIRE(fixed4(rows[i].variance) == printed[i][2]);
+    REQUIRE(fixed4(rows[i].mse) == printed[i][3]);
+    if (rows[i].mse < rows[best].mse) best = i;
+  }
+  REQUIRE(fixed4(rows[best].bandwidth) == "0.1800");
+  REQUIRE(fixed4(rows[best].mse) == "0.0236");
+}
+
+TEST_CASE("the sweep agrees with NumPy's prediction-matrix computation to 1e-9", "[laboratory]") {
+  const auto& fixture = laboratory_fixture();
+  require_rows(bias_variance_sweep(LabConfig{}), fixture["chapter"]["sweep"]);
+  for (const auto& other : fixture["other"]) require_rows(bias_variance_sweep(lab_config(other["config"])), other["sweep"]);
+}
+
+TEST_CASE("exact risk agrees with NumPy to 1e-9", "[laboratory]") {
+  const auto& fixture = laboratory_fixture();
+  LabConfig chapter;
+  chapter.bandwidths = fixture["chapter"]["exactRiskBandwidths"].get<std::vector<double>>();
+  require_rows(exact_risk(chapter), fixture["chapter"]["exactRisk"]);
+  for (const auto& other : fixture["other"]) require_rows(exact_risk(lab_config(other["config"])), other["exactRisk"]);
+}
+
+TEST_CASE("leave-one-out curve agrees with NumPy", "[laboratory]") {
+  const auto& loo = laboratory_fixture()["loo"];
+  const RowMatrix keys = hex_matrix(loo["keys"].get<std::string>(), 2);
+  const Vector values = hex_vector(loo["values"].get<std::string>());
+  const Vector curve = loo_curve(keys, values, loo["bandwidths"].get<std::vector<double>>());
+  const auto expected = loo["mse"].get<std::vector<double>>();
+  for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(relative_close(curve(static_cast<Eigen::Index>(i)), expected[i]));
+}
+
+TEST_CASE("linspace follows numpy.linspace", "[laboratory]") {
+  const Vector x = linspace(-2.9, 2.9, 241);
+  REQUIRE(x(0) == -2.9);
+  REQUIRE(x(240) == 2.9);
+  REQUIRE(x(1) == -2.9 + 1 * ((2.9 - -2.9) / 240));
+  REQUIRE(linspace(1.0, 5.0, 1).size() == 1);
+}
+
+TEST_CASE("bad laboratory configurations throw with a message", "[laboratory]") {
+  LabConfig c;
+  c.worlds = 1;
+  REQUIRE_THROWS_WITH(c.check(), Catch::Contains("worlds must be at least 2"));
+  c = LabConfig{};
+  c.noise = -0.1;
+  REQUIRE_THROWS_WITH(c.check(), Catch::Contains("noise"));
+  c = LabConfig{};
+  c.bandwidths.clear();
+  REQUIRE_THROWS_WITH(c.check(), Catch::Contains("bandwidths must not be empty"));
+  c = LabConfig{};
+  c.worlds = 200'000;
+  REQUIRE_THROWS_AS(c.check(), std::length_error);
+  c = LabConfig{};
+  c.bandwidths = {0.1, 0.0};
+  REQUIRE_THROWS_WITH(c.check(), Catch::Contains("bandwidths[1]"));
+  c = LabConfig{};
+  c.key_low = 3.0;
+  REQUIRE_THROWS_AS(c.check(), std::invalid_argument);
+}
