@@ -12,6 +12,7 @@ import {
   LogarithmicScale,
   PointElement,
   ScatterController,
+  Title,
   type ChartConfiguration,
   type ChartType,
   type Plugin,
@@ -29,6 +30,7 @@ Chart.register(
   PointElement,
   ScatterController,
   Legend,
+  Title,
 );
 
 export { Chart };

@@ -1,0 +1,173 @@
+/// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
+/// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
+import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise, tuple } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import { RangeStrip } from './range-strip';
+
+const KEYS = [-2, -1, 0, 1, 2] as const;
+
+const params = {
+  h: { kind: 'number', label: 'bandwidth h', default: 1, min: 0.05, max: 5, scale: 'log' },
+  q: { kind: 'number', label: 'query q', default: 1.5, min: -3, max: 3, scale: 'linear', step: 0.05 },
+  targets: { kind: 'numbers', label: 'targets', default: [1, 0, 0, 0, 0], min: -5, max: 5, minLength: 5, maxLength: 5 },
+} as const;
+
+type OlsState = StateOf<typeof params>;
+
+/// Weight axis shared by both panels so their bars compare directly.
+const WEIGHT_AXIS = { min: -0.5, max: 1.05 } as const;
+
+function weightChart(canvas: HTMLCanvasElement, title: string): Chart<'bar'> {
+  return createChart<'bar'>(canvas, {
+    type: 'bar',
+    data: { labels: KEYS.map((k) => `k=${fixed(k, 0)}`), datasets: [{ label: title, data: [], backgroundColor: [] }] },
+    options: {
+      plugins: { title: { display: true, text: title } },
+      scales: {
+        x: { type: 'category', title: { display: true, text: 'key' } },
+        y: {
+          type: 'linear',
+          ...WEIGHT_AXIS,
+          title: { display: true, text: 'weight on each target' },
+          ticks: { stepSize: 0.25, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(2) : '') },
+        },
+      },
+    },
+    plugins: [barValueLabels((w) => fixed(w, 4))],
+  });
+}
+
+export default defineWidget({
+  name: 'ols-vs-nw',
+  title: 'Signed OLS weights versus convex kernel weights',
+  order: 12.1,
+  params,
+  prose: `
+    <h2>12.1 Linear regression already mixed old answers</h2>
+    <p>Ordinary least squares also predicts by mixing the training targets: with the augmented
+    design $\\widetilde{\\matr{X}}$ and the query $\\widetilde{\\vect{q}}$ (both with a leading 1),</p>
+    <p>$$\\widehat f(\\vect{q}) = \\underbrace{\\left[\\widetilde{\\matr{X}}(\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}})^{-1}\\widetilde{\\vect{q}}\\right]}_{\\vect{\\lambda}(\\vect{q})}^{\\!\\top}\\vect{y}. \\tag{12.1}$$</p>
+    <p>The intercept makes these weights sum to one, but nothing keeps them nonnegative. On the keys
+    $-2,\\dots,2$ at $q=1.5$ the first weight is negative, so the witness targets $(1,0,0,0,0)$
+    give an OLS prediction below every observed target. Kernel weights are nonnegative and sum to
+    one, so their prediction stays inside the observed range $[0, 1]$. Move the query or the
+    bandwidth and watch which prediction escapes.</p>`,
+
+  mount(host, initial) {
+    let state: OlsState = { ...initial, targets: [...initial.targets] };
+    const channel = host.channel('weights');
+    const olsBox = chartCanvas('OLS weights λ(q) on the keys −2 to 2, signed');
+    const nwBox = chartCanvas('Nadaraya–Watson weights α(q) on the keys −2 to 2, nonnegative');
+    const ols = weightChart(olsBox.canvas, 'OLS λ(q): signed');
+    const nw = weightChart(nwBox.canvas, 'Nadaraya–Watson α(q): convex');
+    const strip = new RangeStrip();
+    let colors = palette();
+    let last: { olsWeights: Float64Array; nwWeights: Float64Array } | null = null;
+
+    const olsText = document.createElement('strong');
+    olsText.dataset.testid = 'ols-prediction';
+    const nwText = document.createElement('strong');
+    nwText.dataset.testid = 'nw-prediction';
+    const rangeText = document.createElement('span');
+    const readout = document.createElement('p');
+    readout.className = 'kl-readout';
+    readout.setAttribute('aria-live', 'polite');
+    const targetsText = document.createElement('span');
+    readout.append('Targets ', targetsText, ': OLS predicts ', olsText, ', NW predicts ', nwText, '; ', rangeText);
+
+    const table = dataTable('Weights per key (each column sums to one)', ['key', 'target', 'OLS λ', 'NW α']);
+    const bandwidth = slider({
+      label: 'bandwidth h',
+      spec: params.h,
+      value: state.h,
+      format: (h) => precise(h, 3),
+      onInput: (h) => update({ h }),
+    });
+    const query = slider({
+      label: 'query q',
+      spec: params.q,
+      value: state.q,
+      format: (q) => fixed(q, 2),
+      onInput: (q) => update({ q }),
+    });
+
+    const charts = document.createElement('div');
+    charts.className = 'kl-charts kl-charts--pair';
+    charts.append(olsBox.box, nwBox.box);
+    host.root.append(charts, controlRow(query.element, bandwidth.element), readout, strip.element, table.table);
+
+    function paintBars(olsWeights: Float64Array, nwWeights: Float64Array): void {
+      scheduleFrame(ols as unknown as Chart, () => {
+        const dataset = ols.data.datasets[0];
+        if (!dataset) return;
+        dataset.data = barPoints(olsWeights);
+        dataset.backgroundColor = Array.from(olsWeights, (w) => (w < 0 ? colors.orange : colors.navy));
+      });
+      scheduleFrame(nw as unknown as Chart, () => {
+        const dataset = nw.data.datasets[0];
+        if (!dataset) return;
+        dataset.data = barPoints(nwWeights);
+        dataset.backgroundColor = colors.brown;
+      });
+    }
+
+    async function compute(requested: OlsState): Promise<void> {
+      try {
+        const results = await channel.request([
+          call('olsPredict', KEYS, requested.targets, [requested.q], 1),
+          call('attention', [requested.q], KEYS, requested.targets, 1, 1, requested.h),
+        ] as const);
+        if (!results) return;
+        const [olsResult, nwResult] = results;
+        host.clearError();
+        last = { olsWeights: olsResult.weights, nwWeights: nwResult.weights };
+        paintBars(olsResult.weights, nwResult.weights);
+        const olsPrediction = olsResult.predictions[0] ?? Number.NaN;
+        const nwPrediction = nwResult.outputs[0] ?? Number.NaN;
+        const low = Math.min(...requested.targets);
+        const high = Math.max(...requested.targets);
+        const outside = (x: number): boolean => x < low || x > high;
+        targetsText.textContent = tuple(requested.targets, 0);
+        olsText.textContent = fixed(olsPrediction, 4);
+        nwText.textContent = fixed(nwPrediction, 4);
+        rangeText.textContent = `target range [${fixed(low, 0)}, ${fixed(high, 0)}]${
+          outside(olsPrediction) ? ' — OLS leaves it' : ''
+        }${outside(nwPrediction) ? ' — NW leaves it' : ''}.`;
+        strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
+        table.setRows(
+          KEYS.map((k, i) => [
+            fixed(k, 0),
+            fixed(requested.targets[i] ?? 0, 2),
+            fixed(olsResult.weights[i] ?? 0, 4),
+            fixed(nwResult.weights[i] ?? 0, 4),
+          ]),
+        );
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    function update(partial: Partial<OlsState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+      void compute(state);
+    }
+
+    const stopTheme = onThemeChange((next: Palette) => {
+      colors = next;
+      if (last) paintBars(last.olsWeights, last.nwWeights);
+    });
+    void compute(state);
+    return {
+      destroy() {
+        stopTheme();
+        ols.destroy();
+        nw.destroy();
+      },
+    };
+  },
+});

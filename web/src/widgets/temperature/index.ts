@@ -1,0 +1,269 @@
+/// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
+/// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
+import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { button, controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { NumberParam, StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+
+const params = {
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log', exclusiveMin: false },
+  q: { kind: 'number', label: 'query q', default: 3.5, min: -2, max: 8, scale: 'linear', step: 0.05 },
+  keys: { kind: 'numbers', label: 'key locations', default: [1, 3, 5], min: -2, max: 8, minLength: 1, maxLength: 8 },
+} as const;
+
+type TemperatureState = StateOf<typeof params>;
+
+/// The temperature dial spans τ = 2h² over the bandwidth slider's range.
+const TAU_SPEC: Pick<NumberParam, 'min' | 'max' | 'scale'> = { min: 2e-4, max: 2e4, scale: 'log' };
+/// Each animation frame of a drive multiplies h by this factor (or divides by it).
+const DRIVE_FACTOR = 0.93;
+
+interface Frame {
+  n: number;
+  kernel: Float64Array;
+  softmax: Float64Array;
+  nearest: Float64Array;
+  uniform: Float64Array;
+}
+
+export default defineWidget({
+  name: 'temperature',
+  title: 'Bandwidth is temperature',
+  order: 12.3,
+  params,
+  prose: `
+    <h2>12.3 Softmax was the normaliser all along</h2>
+    <p>For a strictly positive kernel the normalised weights are a softmax of log-kernel scores:</p>
+    <p>$$\\alpha_i(\\vect{q}) = \\frac{\\kappa_h(\\vect{q},\\vect{k}_i)}{\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)} = \\operatorname{softmax}_i\\!\\left(\\log\\kappa_h(\\vect{q},\\vect{k}_i)\\right). \\tag{12.4}$$</p>
+    <p>With the unscaled score $s_i=-\\norm{\\vect{q}-\\vect{k}_i}^2$ the Gaussian weights are a
+    softmax at temperature $\\tau$:</p>
+    <p>$$\\vect{\\alpha}(\\vect{q}) = \\operatorname{softmax}\\!\\left(\\frac{\\vect{s}}{\\tau}\\right), \\qquad \\tau=2h^2. \\tag{12.5}$$</p>
+    <p>Narrow bandwidth means low temperature and a sharp lookup; wide bandwidth means high
+    temperature and plain averaging. As $h\\to0^+$ the weight collapses onto the nearest key (an
+    exact tie splits it: try keys $0, 0, 1$ with $q=0$); as $h\\to\\infty$ every weight tends to
+    $1/n$. At $h=0$ the formula is undefined, and the core refuses it.</p>`,
+
+  mount(host, initial) {
+    let state: TemperatureState = { ...initial, keys: [...initial.keys] };
+    const scores = host.channel('scores');
+    const softmax = host.channel('softmax');
+    const inverse = host.channel('inverse');
+    let colors = palette();
+    let last: Frame | null = null;
+    let drive = 0;
+
+    const { box, canvas } = chartCanvas(
+      'Weights per key: the normalized kernel weights, softmax of the unscaled scores at temperature τ, and the two limits',
+    );
+    const chart = createChart<'bar'>(canvas, {
+      type: 'bar',
+      data: { labels: [], datasets: [] },
+      options: {
+        plugins: { legend: { display: true, position: 'bottom' } },
+        scales: {
+          x: { type: 'category' },
+          y: {
+            type: 'linear',
+            min: 0,
+            max: 1.1,
+            title: { display: true, text: 'weight' },
+            ticks: { stepSize: 0.2, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(1) : '') },
+          },
+        },
+      },
+      plugins: [barValueLabels((w) => fixed(w, 4), [0])],
+    });
+
+    const readout = document.createElement('p');
+    readout.className = 'kl-readout';
+    readout.setAttribute('aria-live', 'polite');
+    const hText = document.createElement('strong');
+    hText.dataset.testid = 'bandwidth';
+    const tauText = document.createElement('strong');
+    tauText.dataset.testid = 'temperature';
+    readout.append('h = ', hText, '  ↔  τ = 2h² = ', tauText);
+
+    const table = dataTable('Weights per key', ['key', 'kernel α', 'softmax(s/τ)', 'h → 0⁺ limit', 'h → ∞ limit']);
+    const bandwidth = slider({
+      label: 'bandwidth h',
+      spec: params.h,
+      value: state.h,
+      format: (h) => precise(h, 3),
+      onInput: (h) => {
+        stopDrive();
+        update({ h });
+      },
+    });
+    const temperature = slider({
+      label: 'temperature τ',
+      spec: TAU_SPEC,
+      value: Number.NaN,
+      format: (tau) => (Number.isNaN(tau) ? '…' : precise(tau, 3)),
+      onInput: (tau) => {
+        stopDrive();
+        void fromTemperature(tau);
+      },
+    });
+    const query = slider({
+      label: 'query q',
+      spec: params.q,
+      value: state.q,
+      format: (q) => fixed(q, 2),
+      onInput: (q) => update({ q }),
+    });
+
+    const typed = document.createElement('input');
+    typed.type = 'number';
+    typed.className = 'kl-input';
+    typed.step = 'any';
+    typed.value = String(state.h);
+    typed.setAttribute('aria-label', 'bandwidth h, typed value');
+    typed.addEventListener('change', () => {
+      stopDrive();
+      const h = typed.value.trim() === '' ? Number.NaN : Number(typed.value);
+      update({ h });
+    });
+    const typedLabel = document.createElement('label');
+    typedLabel.className = 'kl-control kl-control--compact';
+    typedLabel.append('type h ', typed);
+
+    const toZero = button('Drive h → 0⁺', () => startDrive(DRIVE_FACTOR));
+    const toInfinity = button('Drive h → ∞', () => startDrive(1 / DRIVE_FACTOR));
+    const atZero = button('Try h = 0', () => {
+      stopDrive();
+      update({ h: 0 });
+    });
+    toZero.setAttribute('aria-label', 'Drive bandwidth h toward 0 plus');
+    toInfinity.setAttribute('aria-label', 'Drive bandwidth h toward infinity');
+    atZero.setAttribute('aria-label', 'Try bandwidth h = 0');
+
+    host.root.append(
+      box,
+      controlRow(bandwidth.element, temperature.element),
+      controlRow(query.element, typedLabel),
+      controlRow(toZero, toInfinity, atZero),
+      readout,
+      table.table,
+    );
+
+    function paint(frame: Frame): void {
+      scheduleFrame(chart as unknown as Chart, () => {
+        chart.data.labels = state.keys.map((k, i) => `k${i + 1} = ${fixed(k, 2)}`);
+        chart.data.datasets = [
+          { label: 'kernel weights α', data: barPoints(frame.kernel), backgroundColor: colors.brown },
+          { label: 'softmax(s/τ)', data: barPoints(frame.softmax), backgroundColor: colors.orange },
+          {
+            label: 'h → 0⁺ limit',
+            data: barPoints(frame.nearest),
+            backgroundColor: withAlpha(colors.navy, 0.15),
+            borderColor: colors.navy,
+            borderWidth: 1.5,
+          },
+          {
+            label: 'h → ∞ limit (1/n)',
+            data: barPoints(frame.uniform),
+            backgroundColor: withAlpha(colors.grey, 0.25),
+            borderColor: colors.grey,
+            borderWidth: 1.5,
+          },
+        ];
+      });
+    }
+
+    async function compute(requested: TemperatureState): Promise<void> {
+      const n = requested.keys.length;
+      const q = [requested.q];
+      try {
+        const first = await scores.request([
+          call('temperatureFromBandwidth', requested.h),
+          call('attention', q, requested.keys, requested.keys, 1, 1, requested.h),
+          call('squaredDistances', q, requested.keys, 1),
+          call('nearestKeyLimit', q, requested.keys, 1),
+          call('uniformLimit', n),
+        ] as const);
+        if (!first) return;
+        const [tau, kernel, distances, nearest, uniform] = first;
+        /// The unscaled score of equation 12.5: s = −‖q − k‖².
+        const unscaled = Float64Array.from(distances, (d2) => -d2);
+        const second = await softmax.request([call('softmaxWithTemperature', unscaled, n, tau)] as const);
+        if (!second) return;
+        host.clearError();
+        const frame: Frame = { n, kernel: kernel.weights, softmax: second[0], nearest, uniform };
+        last = frame;
+        paint(frame);
+        hText.textContent = precise(requested.h, 3);
+        tauText.textContent = precise(tau, 3);
+        temperature.set(tau);
+        table.setRows(
+          requested.keys.map((k, i) => [
+            `k${i + 1} = ${fixed(k, 2)}`,
+            fixed(frame.kernel[i] ?? 0, 4),
+            fixed(frame.softmax[i] ?? 0, 4),
+            fixed(frame.nearest[i] ?? 0, 4),
+            fixed(frame.uniform[i] ?? 0, 4),
+          ]),
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        host.showError(`h = ${precise(requested.h, 3)} is refused: ${message}`);
+      }
+    }
+
+    async function fromTemperature(tau: number): Promise<void> {
+      try {
+        const result = await inverse.request([call('bandwidthFromTemperature', tau)] as const);
+        if (!result) return;
+        const h = result[0];
+        bandwidth.set(h);
+        update({ h });
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    function update(partial: Partial<TemperatureState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+      if (partial.h !== undefined && Number.isFinite(partial.h)) {
+        if (partial.h > 0) bandwidth.set(partial.h);
+        typed.value = String(partial.h);
+      }
+      void compute(state);
+    }
+
+    function stopDrive(): void {
+      if (drive) cancelAnimationFrame(drive);
+      drive = 0;
+      toZero.setAttribute('aria-pressed', 'false');
+      toInfinity.setAttribute('aria-pressed', 'false');
+    }
+
+    function startDrive(factor: number): void {
+      stopDrive();
+      const active = factor < 1 ? toZero : toInfinity;
+      active.setAttribute('aria-pressed', 'true');
+      const step = (): void => {
+        const h = Math.min(Math.max(state.h * factor, params.h.min), params.h.max);
+        update({ h: Number(h.toPrecision(3)) });
+        if (h <= params.h.min || h >= params.h.max) stopDrive();
+        else drive = requestAnimationFrame(step);
+      };
+      drive = requestAnimationFrame(step);
+    }
+
+    const stopTheme = onThemeChange((next: Palette) => {
+      colors = next;
+      if (last) paint(last);
+    });
+    void compute(state);
+    return {
+      destroy() {
+        stopDrive();
+        stopTheme();
+        chart.destroy();
+      },
+    };
+  },
+});
