@@ -136,16 +136,32 @@ struct PaddedCall<Function, std::index_sequence<G...>, std::index_sequence<M...>
   }
 };
 
+/// A call with more arguments than the function takes: a TypeError, not an embind arity error.
+template <std::size_t Arity, class Given>
+struct TooManyArguments;
+template <std::size_t Arity, std::size_t... G>
+struct TooManyArguments<Arity, std::index_sequence<G...>> {
+  static val call(ValArgument<G>...) {
+    return guarded([]() -> val {
+      throw ArgumentTypeError("expected at most " + std::to_string(Arity) + " arguments, got " +
+                              std::to_string(sizeof...(G)));
+    });
+  }
+};
+
 template <std::size_t Arity, auto Function, std::size_t... Given>
 void bind_every_arity(const char* name, std::index_sequence<Given...>) {
   (emscripten::function(
        name, &PaddedCall<Function, std::make_index_sequence<Given>, std::make_index_sequence<Arity - Given>>::call),
    ...);
+  emscripten::function(name, &TooManyArguments<Arity, std::make_index_sequence<Arity + 1>>::call);
+  emscripten::function(name, &TooManyArguments<Arity, std::make_index_sequence<Arity + 2>>::call);
 }
 
 /// Registers `Function` (Arity parameters, all `val`) for every call length 0..Arity: missing
 /// trailing arguments arrive as undefined, so optional arguments take their defaults and missing
-/// required ones get the function's own TypeError instead of an embind arity error.
+/// required ones get the function's own TypeError instead of an embind arity error. One or two
+/// extra arguments throw a TypeError too.
 template <std::size_t Arity, auto Function>
 void function_with_optional_arguments(const char* name) {
   bind_every_arity<Arity, Function>(name, std::make_index_sequence<Arity + 1>{});

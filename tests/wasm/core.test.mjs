@@ -195,6 +195,8 @@ describe('every invalid call throws a JavaScript error naming the argument', () 
   const v = [1.5, 2.8, 1.8];
   const cases = [
     ['no arguments', () => kl.attention(), TypeError, /must be/],
+    ['too many arguments', () => kl.attention(q, k, v, 1, 1, 0.6, 'gaussian', 'error', 0), TypeError,
+      /expected at most 8 arguments, got 9/],
     ['queries not an array', () => kl.attention('abc', k, v, 1, 1, 0.6), TypeError, /queries must be an array/],
     ['keys null', () => kl.attention(q, null, v, 1, 1, 0.6), TypeError, /keys must be an array/],
     ['values a DataView', () => kl.attention(q, k, new DataView(new ArrayBuffer(8)), 1, 1, 0.6), TypeError,
