@@ -1,0 +1,170 @@
+/// Exercise 1's reveal: the convexity proof in three steps, checked live on the keys −2…2 with
+/// editable targets — NW weights nonnegative and summing to one keep the prediction in
+/// [min v, max v]; the signed OLS weights break step 1 and the prediction escapes.
+import { controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import { RangeStrip } from '../ols-vs-nw/range-strip';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from './pencil';
+
+const TARGET_RANGE = { min: -5, max: 5 } as const;
+
+const params = {
+  reveal: { kind: 'boolean', label: 'answer shown', default: false },
+  h: { kind: 'number', label: 'bandwidth h', default: 1, min: 0.05, max: 5, scale: 'log', exclusiveMin: true },
+  q: { kind: 'number', label: 'query q', default: 1.5, min: -3, max: 3, scale: 'linear', step: 0.05 },
+  targets: { kind: 'numbers', label: 'targets', default: [1, 0, 0, 0, 0], ...TARGET_RANGE, minLength: 5, maxLength: 5 },
+} as const;
+
+type ExerciseState = StateOf<typeof params>;
+
+/// Values for attention with p = 2: each row (v_i, 1), so the outputs are (Σ α_i v_i, Σ α_i).
+function withOnes(targets: readonly number[]): number[] {
+  return targets.flatMap((y) => [y, 1]);
+}
+
+export default defineWidget({
+  name: 'exercise-convexity',
+  title: 'Exercise 1: why kernel weights stay inside the range',
+  order: 13.1,
+  params,
+  prose: `
+    <h2>Exercises</h2>
+    <h3>Exercise 1 (pencil)</h3>
+    <p>Prove that Equation 12.3 is a convex combination when $\\kappa_h\\ge0$ and its denominator is
+    positive. Then prove that a scalar prediction lies in $[\\min_i v_i,\\max_i v_i]$. Which step
+    fails for the OLS weights of Equation 12.1? Write your proof first; the answer below checks
+    each step on live numbers.</p>`,
+
+  mount(host, initial) {
+    let state: ExerciseState = { ...initial, targets: [...initial.targets] };
+    const channel = host.channel('convexity');
+
+    const answer = reveal('Check your answer', state.reveal, (open) => update({ reveal: open }));
+    const proof = document.createElement('ol');
+    proof.innerHTML = `
+      <li><strong>Nonnegative.</strong> $\\alpha_i = \\kappa_h(\\vect{q},\\vect{k}_i)/\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)$
+        is a nonnegative number over a positive one, so $\\alpha_i\\ge0$.</li>
+      <li><strong>Sum to one.</strong> $\\sum_i\\alpha_i = \\sum_i\\kappa_h(\\vect{q},\\vect{k}_i)/\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j) = 1$:
+        a convex combination.</li>
+      <li><strong>Bounded.</strong> Because $\\alpha_i\\ge0$, $\\alpha_i\\min_j v_j \\le \\alpha_i v_i \\le \\alpha_i\\max_j v_j$;
+        summing over $i$ and using $\\sum_i\\alpha_i=1$ gives $\\min_j v_j \\le \\widehat f_h(\\vect{q}) \\le \\max_j v_j$.</li>`;
+    const verdictText = document.createElement('p');
+    verdictText.innerHTML = `For OLS, step 2 survives (the intercept makes $\\sum_i\\lambda_i=1$) but step 1 fails: some
+      $\\lambda_i$ can be negative, and multiplying the inequality of step 3 by a negative weight
+      flips it. Check it on the keys $-2,\\dots,2$:`;
+
+    const table = dataTable('Weights per key: OLS λ against Nadaraya–Watson α', ['key', 'target v', 'OLS λ', 'NW α']);
+    const summary = dataTable('The three steps, checked', ['check', 'OLS λ', 'NW α']);
+
+    const query = slider({
+      label: 'query q',
+      spec: params.q,
+      value: state.q,
+      format: (q) => fixed(q, 2),
+      onInput: (q) => update({ q }),
+    });
+    const bandwidth = slider({
+      label: 'bandwidth h',
+      spec: params.h,
+      value: state.h,
+      format: (h) => precise(h, 3),
+      onInput: (h) => update({ h }),
+    });
+    const editor = targetEditor({
+      targets: state.targets,
+      range: TARGET_RANGE,
+      presets: [
+        { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
+        { label: 'a ramp', targets: [-2, -1, 0, 1, 2] },
+      ],
+      onChange: (targets) => update({ targets }),
+      onRefuse: (message) => host.showError(message),
+    });
+    const readout = document.createElement('p');
+    readout.className = 'kl-readout';
+    readout.setAttribute('aria-live', 'polite');
+    const olsText = document.createElement('strong');
+    olsText.dataset.testid = 'ols-prediction';
+    const nwText = document.createElement('strong');
+    nwText.dataset.testid = 'nw-prediction';
+    const rangeText = document.createElement('span');
+    rangeText.dataset.testid = 'target-range';
+    readout.append('Predictions: OLS ', olsText, ', NW ', nwText, '; target range ', rangeText, '.');
+    const strip = new RangeStrip();
+
+    const scroll = (node: HTMLElement): HTMLDivElement => {
+      const box = document.createElement('div');
+      box.className = 'kl-scroll';
+      box.append(node);
+      return box;
+    };
+    answer.body.append(
+      proof,
+      verdictText,
+      editor.element,
+      controlRow(query.element, bandwidth.element),
+      scroll(table.table),
+      scroll(summary.table),
+      readout,
+      strip.element,
+    );
+    host.root.append(answer.element);
+    typesetWhenEmbedded(host);
+
+    async function compute(requested: ExerciseState): Promise<void> {
+      try {
+        const results = await channel.request([
+          call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1),
+          call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1),
+          call('attention', [requested.q], EXERCISE_KEYS, withOnes(requested.targets), 1, 2, requested.h),
+        ] as const);
+        if (!results) return;
+        const [ols, olsSum, nw] = results;
+        host.clearError();
+        state = requested;
+        host.setState(requested);
+        const olsPrediction = ols.predictions[0] ?? Number.NaN;
+        const [nwPrediction = Number.NaN, nwSum = Number.NaN] = nw.outputs;
+        const low = Math.min(...requested.targets);
+        const high = Math.max(...requested.targets);
+        const inside = (x: number): boolean => x >= low && x <= high;
+        const smallest = (w: Float64Array): number => Math.min(...w);
+        const yesNo = (ok: boolean): string => (ok ? 'yes' : 'no');
+        table.setRows(
+          EXERCISE_KEYS.map((key, i) => [
+            fixed(key, 0),
+            fixed(requested.targets[i] ?? Number.NaN, 2),
+            fixed(ols.weights[i] ?? Number.NaN, 4),
+            fixed(nw.weights[i] ?? Number.NaN, 4),
+          ]),
+        );
+        summary.setRows([
+          ['smallest weight', fixed(smallest(ols.weights), 4), fixed(smallest(nw.weights), 4)],
+          ['1. every weight ≥ 0?', yesNo(smallest(ols.weights) >= 0), yesNo(smallest(nw.weights) >= 0)],
+          ['2. sum of weights', fixed(olsSum.predictions[0] ?? Number.NaN, 4), fixed(nwSum, 4)],
+          ['prediction', fixed(olsPrediction, 4), fixed(nwPrediction, 4)],
+          ['3. inside [min v, max v]?', yesNo(inside(olsPrediction)), yesNo(inside(nwPrediction))],
+        ]);
+        olsText.textContent = fixed(olsPrediction, 4);
+        nwText.textContent = fixed(nwPrediction, 4);
+        rangeText.textContent = `[${fixed(low, 2)}, ${fixed(high, 2)}]`;
+        strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    /// The state changes only once the core has accepted it; a refused input keeps the last answer.
+    function update(partial: Partial<ExerciseState>): void {
+      void compute({ ...state, ...partial });
+    }
+
+    void compute(state);
+    return {
+      destroy() {},
+    };
+  },
+});

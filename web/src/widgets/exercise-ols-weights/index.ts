@@ -1,0 +1,150 @@
+/// Exercise 2's reveal: the OLS target weights on the keys −2…2 at q = 1.5, their sum, the
+/// negative entry, and a target vector of the reader's choice whose prediction may leave the range.
+import { controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, tuple } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import { RangeStrip } from '../ols-vs-nw/range-strip';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from '../exercise-convexity/pencil';
+
+const TARGET_RANGE = { min: -5, max: 5 } as const;
+
+const params = {
+  reveal: { kind: 'boolean', label: 'answer shown', default: false },
+  q: { kind: 'number', label: 'query q', default: 1.5, min: -3, max: 3, scale: 'linear', step: 0.05 },
+  targets: { kind: 'numbers', label: 'targets', default: [0, 1, 1, 1, 1], ...TARGET_RANGE, minLength: 5, maxLength: 5 },
+} as const;
+
+type ExerciseState = StateOf<typeof params>;
+
+export default defineWidget({
+  name: 'exercise-ols-weights',
+  title: 'Exercise 2: the five OLS target weights',
+  order: 13.2,
+  params,
+  prose: `
+    <h2>Exercise 2 (pencil)</h2>
+    <p>For the keys $(-2,-1,0,1,2)$, derive the five OLS target weights of Equation 12.1 at
+    $q=1.5$ without code. Check that they sum to one, find the negative weight, and build a second
+    target vector for which the OLS prediction leaves the target range. Work it out on paper, then
+    open the answer: every number in it is computed live from the hat-weight formula
+    $\\vect{\\lambda}(\\vect{q})=\\widetilde{\\matr{X}}(\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}})^{-1}\\widetilde{\\vect{q}}$.</p>`,
+
+  mount(host, initial) {
+    let state: ExerciseState = { ...initial, targets: [...initial.targets] };
+    const channel = host.channel('ols');
+
+    const answer = reveal('Check your answer', state.reveal, (open) => {
+      update({ reveal: open });
+    });
+
+    const derivation = document.createElement('p');
+    derivation.innerHTML = `With the intercept column, $\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}}=\\begin{pmatrix}5&0\\\\0&10\\end{pmatrix}$
+      because the keys sum to $0$ and their squares to $10$, so
+      $\\lambda_i = \\tfrac{1}{5} + \\tfrac{q\\,k_i}{10}$.`;
+
+    const weightsLine = document.createElement('p');
+    weightsLine.className = 'kl-readout';
+    weightsLine.setAttribute('aria-live', 'polite');
+    const qText = document.createElement('span');
+    const weightsText = document.createElement('strong');
+    weightsText.dataset.testid = 'ols-weights';
+    const sumText = document.createElement('strong');
+    sumText.dataset.testid = 'weight-sum';
+    const negativeText = document.createElement('span');
+    negativeText.dataset.testid = 'negative-weight';
+    weightsLine.append('λ(', qText, ') = ', weightsText, ', sum ', sumText, '. ', negativeText);
+
+    const table = dataTable('OLS target weights per key', ['key', 'λ (2 d.p.)', 'λ (4 d.p.)', 'target y']);
+
+    const query = slider({
+      label: 'query q',
+      spec: params.q,
+      value: state.q,
+      format: (q) => fixed(q, 2),
+      onInput: (q) => update({ q }),
+    });
+
+    const tryHeading = document.createElement('p');
+    tryHeading.textContent =
+      'A target vector that leaves the range: put the large targets where λ is negative (or the small ones where it is largest). Try your own:';
+    const editor = targetEditor({
+      targets: state.targets,
+      range: TARGET_RANGE,
+      presets: [
+        { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
+        { label: 'its mirror', targets: [0, 1, 1, 1, 1] },
+      ],
+      onChange: (targets) => update({ targets }),
+      onRefuse: (message) => host.showError(message),
+    });
+
+    const predictionLine = document.createElement('p');
+    predictionLine.className = 'kl-readout';
+    predictionLine.setAttribute('aria-live', 'polite');
+    const predictionText = document.createElement('strong');
+    predictionText.dataset.testid = 'prediction';
+    const rangeText = document.createElement('span');
+    const verdict = document.createElement('span');
+    verdict.dataset.testid = 'verdict';
+    predictionLine.append('OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
+    const strip = new RangeStrip();
+
+    const tableBox = document.createElement('div');
+    tableBox.className = 'kl-scroll';
+    tableBox.append(table.table);
+    answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
+    host.root.append(answer.element);
+    typesetWhenEmbedded(host);
+
+    async function compute(requested: ExerciseState): Promise<void> {
+      try {
+        const results = await channel.request([
+          call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1),
+          call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1),
+        ] as const);
+        if (!results) return;
+        const [{ weights, predictions }, sum] = results;
+        host.clearError();
+        state = requested;
+        host.setState(requested);
+        const prediction = predictions[0] ?? Number.NaN;
+        qText.textContent = fixed(requested.q, 2);
+        weightsText.textContent = tuple(weights, 2);
+        sumText.textContent = fixed(sum.predictions[0] ?? Number.NaN, 2);
+        const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
+        negativeText.textContent = negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.';
+        table.setRows(
+          EXERCISE_KEYS.map((key, i) => [
+            fixed(key, 0),
+            fixed(weights[i] ?? Number.NaN, 2),
+            fixed(weights[i] ?? Number.NaN, 4),
+            fixed(requested.targets[i] ?? Number.NaN, 2),
+          ]),
+        );
+        const low = Math.min(...requested.targets);
+        const high = Math.max(...requested.targets);
+        predictionText.textContent = fixed(prediction, 4);
+        rangeText.textContent = `[${fixed(low, 2)}, ${fixed(high, 2)}]`;
+        const below = prediction < low;
+        const above = prediction > high;
+        verdict.textContent = below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range';
+        verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
+        strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    /// The state changes only once the core has accepted it; a refused input keeps the last answer.
+    function update(partial: Partial<ExerciseState>): void {
+      void compute({ ...state, ...partial });
+    }
+
+    void compute(state);
+    return {
+      destroy() {},
+    };
+  },
+});

@@ -1,0 +1,231 @@
+/// Section 12.6's job table beside a small live attention computation (the three-point lookup as a
+/// memory bank): selecting a job highlights the part of the computation that does it.
+import { controlRow, slider } from '../../core/controls';
+import { fixed, precise } from '../../core/format';
+import { typeset } from '../../core/math-text';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import './memory-bank.css';
+
+/// The chapter's three stored pairs (keys = locations, values = responses).
+const KEYS = [1, 3, 5] as const;
+const VALUES = [1.5, 2.8, 1.8] as const;
+
+const JOBS = ['query', 'keys', 'values', 'weights', 'output'] as const;
+type Job = (typeof JOBS)[number];
+
+/// The chapter's table: job, kernel regression, sequence memory preview.
+const TABLE: Record<Job, { regression: string; memory: string }> = {
+  query: { regression: 'location $\\vect{q}$ where we need an answer', memory: 'what the decoder needs now' },
+  keys: { regression: 'stored coordinates $\\vect{k}_i$', memory: 'descriptors used to match encoder memory slots' },
+  values: { regression: 'observed responses $\\vect{v}_i$', memory: 'content retrieved from those slots' },
+  weights: { regression: 'normalized fixed similarities $\\alpha_i(\\vect{q})$', memory: 'how much each slot contributes' },
+  output: { regression: '$\\sum_i\\alpha_i\\vect{v}_i$', memory: 'a query-specific context vector' },
+};
+
+const params = {
+  row: { kind: 'enum', label: 'selected job', default: 'query', options: ['none', ...JOBS] },
+  q: { kind: 'number', label: 'query q', default: 3.5, min: 0, max: 6, scale: 'linear', step: 0.05 },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.05, max: 5, scale: 'log', exclusiveMin: true },
+} as const;
+
+type BankState = StateOf<typeof params>;
+
+function part(tag: 'div' | 'span', job: Job, className: string): HTMLElement {
+  const node = document.createElement(tag);
+  node.className = className;
+  node.dataset.part = job;
+  return node;
+}
+
+export default defineWidget({
+  name: 'memory-bank',
+  title: 'The fixed operator as a memory bank',
+  order: 12.6,
+  params,
+  prose: `
+    <h2>12.6 Back to the memory bank</h2>
+    <p>Rename the regression's pieces and Chapter 11's memory bank appears. Locations become keys,
+    responses become values, and the query keeps its name; the formula does not change. Queries say
+    what is needed, keys are what it is compared against, values are what gets retrieved. Pick a job
+    in the table to see which part of the live computation does it — here the chapter's three
+    stored pairs, read by one query.</p>`,
+
+  mount(host, initial) {
+    let state: BankState = { ...initial };
+    const channel = host.channel('bank');
+
+    // ---- the job table ----
+    const jobs = document.createElement('table');
+    jobs.className = 'kl-table kl-bank__jobs';
+    jobs.createCaption().textContent = 'Each name does a different job (select a row)';
+    const head = jobs.createTHead().insertRow();
+    for (const text of ['job', 'kernel regression', 'sequence memory preview']) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = text;
+      head.append(th);
+    }
+    const body = jobs.createTBody();
+    const rowButtons = new Map<Job, HTMLButtonElement>();
+    for (const job of JOBS) {
+      const tr = body.insertRow();
+      tr.dataset.job = job;
+      const th = document.createElement('th');
+      th.scope = 'row';
+      const choose = document.createElement('button');
+      choose.type = 'button';
+      choose.className = 'kl-bank__job';
+      choose.textContent = job;
+      choose.setAttribute('aria-label', `Highlight the ${job} in the computation`);
+      choose.addEventListener('click', () => select(state.row === job ? 'none' : job));
+      choose.addEventListener('keydown', (event) => {
+        const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+        if (step === 0) return;
+        event.preventDefault();
+        const next = JOBS[(JOBS.indexOf(job) + step + JOBS.length) % JOBS.length] ?? job;
+        rowButtons.get(next)?.focus();
+        select(next);
+      });
+      rowButtons.set(job, choose);
+      th.append(choose);
+      const regression = tr.insertCell();
+      regression.textContent = TABLE[job].regression;
+      const memory = tr.insertCell();
+      memory.textContent = TABLE[job].memory;
+      tr.prepend(th);
+    }
+    const jobsBox = document.createElement('div');
+    jobsBox.className = 'kl-scroll';
+    jobsBox.append(jobs);
+
+    // ---- the live computation ----
+    const bank = document.createElement('div');
+    bank.className = 'kl-bank';
+    bank.setAttribute('role', 'group');
+    bank.setAttribute('aria-label', 'A live attention computation: one query reads three memory slots');
+
+    const queryCard = part('div', 'query', 'kl-bank__card kl-bank__query');
+    const queryText = document.createElement('strong');
+    queryText.dataset.testid = 'query';
+    queryCard.append('query q = ', queryText);
+
+    const slots = document.createElement('ol');
+    slots.className = 'kl-bank__slots';
+    const slotParts = KEYS.map((_, i) => {
+      const slot = document.createElement('li');
+      slot.className = 'kl-bank__slot';
+      const title = document.createElement('span');
+      title.className = 'kl-bank__slot-title';
+      title.textContent = `slot ${i + 1}`;
+      const key = part('div', 'keys', 'kl-bank__line');
+      const value = part('div', 'values', 'kl-bank__line');
+      const score = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
+      const weight = part('div', 'weights', 'kl-bank__line');
+      const weightText = document.createElement('strong');
+      weightText.dataset.testid = `weight-${i + 1}`;
+      const bar = document.createElement('span');
+      bar.className = 'kl-bank__bar';
+      bar.setAttribute('aria-hidden', 'true');
+      const fill = document.createElement('span');
+      bar.append(fill);
+      weight.append(`α${i + 1} = `, weightText, bar);
+      slot.append(title, key, value, score, weight);
+      slots.append(slot);
+      return { key, value, score, weightText, fill };
+    });
+
+    const outputCard = part('div', 'output', 'kl-bank__card kl-bank__output');
+    const outputText = document.createElement('strong');
+    outputText.dataset.testid = 'output';
+    outputCard.append('output Σ αᵢvᵢ = ', outputText);
+    bank.append(queryCard, slots, outputCard);
+
+    const lookupLink = document.createElement('a');
+    lookupLink.className = 'kl-bank__link';
+    const linkLine = document.createElement('p');
+    linkLine.append('The same computation drawn as Figure 12.1: ', lookupLink, '.');
+
+    const query = slider({
+      label: 'query q',
+      spec: params.q,
+      value: state.q,
+      format: (q) => fixed(q, 2),
+      onInput: (q) => update({ q }),
+    });
+    const bandwidth = slider({
+      label: 'bandwidth h',
+      spec: params.h,
+      value: state.h,
+      format: (h) => precise(h, 3),
+      onInput: (h) => update({ h }),
+    });
+
+    const layout = document.createElement('div');
+    layout.className = 'kl-bank__layout';
+    layout.append(jobsBox, bank);
+    host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
+    if (host.embedded) void typeset(host.root);
+
+    function select(row: BankState['row']): void {
+      state = { ...state, row };
+      host.setState({ row });
+      highlight();
+    }
+
+    function highlight(): void {
+      for (const [job, choose] of rowButtons) {
+        const selected = state.row === job;
+        choose.setAttribute('aria-pressed', String(selected));
+        choose.closest('tr')?.classList.toggle('kl-bank__row--selected', selected);
+      }
+      for (const node of bank.querySelectorAll<HTMLElement>('[data-part]')) {
+        node.classList.toggle('kl-bank--highlight', node.dataset.part === state.row);
+      }
+    }
+
+    async function compute(requested: BankState): Promise<void> {
+      try {
+        const results = await channel.request([
+          call('attention', [requested.q], KEYS, VALUES, 1, 1, requested.h),
+          call('logScores', [requested.q], KEYS, 1, requested.h),
+        ] as const);
+        if (!results) return;
+        const [{ weights, outputs }, scores] = results;
+        host.clearError();
+        queryText.textContent = fixed(requested.q, 2);
+        slotParts.forEach((slot, i) => {
+          slot.key.textContent = `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`;
+          slot.value.textContent = `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`;
+          slot.score.textContent = `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`;
+          const weight = weights[i] ?? 0;
+          slot.weightText.textContent = fixed(weight, 4);
+          slot.fill.style.width = `${(weight * 100).toFixed(2)}%`;
+        });
+        outputText.textContent = fixed(outputs[0] ?? Number.NaN, 4);
+        if (host.embedded) {
+          lookupLink.href = `embed.html?widget=lookup&q=${requested.q}&h=${requested.h}`;
+          lookupLink.textContent = 'open the lookup';
+        } else {
+          lookupLink.href = '#section-lookup';
+          lookupLink.textContent = 'the lookup above';
+        }
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    function update(partial: Partial<BankState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+      void compute(state);
+    }
+
+    highlight();
+    void compute(state);
+    return {
+      destroy() {},
+    };
+  },
+});
