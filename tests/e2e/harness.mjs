@@ -1,11 +1,15 @@
 // Shared set-up of the browser tests: Debian's Chromium through playwright-core, dist/ served on
 // a free port, console errors collected per page.
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 
-export const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+/// The built site: dist/ by default, or $KERNEL_LENS_DIST (a folder, relative to the working directory).
+export const distDir = process.env.KERNEL_LENS_DIST
+  ? `${resolve(process.env.KERNEL_LENS_DIST)}/`
+  : fileURLToPath(new URL('../../dist/', import.meta.url));
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
