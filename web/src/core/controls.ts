@@ -1,5 +1,5 @@
 /// Form controls shared by the widgets: labelled range sliders (linear or logarithmic), buttons.
-import { roundSignificant } from './format';
+import { fixed, precise, roundSignificant } from './format';
 import type { NumberParam } from './state';
 
 /// Slider resolution of logarithmic scales: each step multiplies the value by (max/min)^(1/LOG_STEPS).
@@ -80,6 +80,26 @@ export function slider(options: SliderOptions): Slider {
       return value;
     },
   };
+}
+
+/// A bandwidth slider: accessible name "bandwidth <symbol>", read-out to three significant digits.
+export function bandwidthSlider(
+  spec: SliderOptions['spec'],
+  value: number,
+  onInput: (h: number) => void,
+  symbol = 'h',
+): Slider {
+  return slider({ label: `bandwidth ${symbol}`, spec, value, format: (h) => precise(h, 3), onInput });
+}
+
+/// A query slider: accessible name "query <symbol>", read-out to two decimals.
+export function querySlider(
+  spec: SliderOptions['spec'],
+  value: number,
+  onInput: (q: number) => void,
+  symbol = 'q',
+): Slider {
+  return slider({ label: `query ${symbol}`, spec, value, format: (q) => fixed(q, 2), onInput });
 }
 
 export function button(label: string, onClick: () => void, className = 'kl-button'): HTMLButtonElement {

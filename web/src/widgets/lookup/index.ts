@@ -1,7 +1,7 @@
 /// Figure 12.1, live: a three-point Gaussian lookup. Drag the query or the points, add points by
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
 import { onThemeChange } from '../../core/charts';
-import { button, controlRow, dataTable, slider } from '../../core/controls';
+import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
@@ -91,22 +91,8 @@ export default defineWidget({
       query.set(state.q);
     });
 
-    const bandwidth = slider({
-      label: 'bandwidth h',
-      caption: 'bandwidth h',
-      spec: params.h,
-      value: state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => update({ h }),
-    });
-    const query = slider({
-      label: 'query q',
-      caption: 'query q',
-      spec: params.q,
-      value: state.q,
-      format: (q) => fixed(q, 2),
-      onInput: (q) => update({ q }),
-    });
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const query = querySlider(params.q, state.q, (q) => update({ q }));
 
     const charts = document.createElement('div');
     charts.className = 'kl-charts kl-charts--two';

@@ -1,8 +1,8 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
 import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
-import { controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise, tuple } from '../../core/format';
+import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
+import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -80,20 +80,8 @@ export default defineWidget({
     readout.append('Targets ', targetsText, ': OLS predicts ', olsText, ', NW predicts ', nwText, '; ', rangeText);
 
     const table = dataTable('Weights per key (each column sums to one)', ['key', 'target', 'OLS λ', 'NW α']);
-    const bandwidth = slider({
-      label: 'bandwidth h',
-      spec: params.h,
-      value: state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => update({ h }),
-    });
-    const query = slider({
-      label: 'query q',
-      spec: params.q,
-      value: state.q,
-      format: (q) => fixed(q, 2),
-      onInput: (q) => update({ q }),
-    });
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const query = querySlider(params.q, state.q, (q) => update({ q }));
 
     const charts = document.createElement('div');
     charts.className = 'kl-charts kl-charts--pair';

@@ -1,7 +1,7 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
 import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, withAlpha, type Chart, type Palette } from '../../core/charts';
-import { button, controlRow, dataTable, slider } from '../../core/controls';
+import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { NumberParam, StateOf } from '../../core/state';
@@ -86,15 +86,9 @@ export default defineWidget({
     readout.append('h = ', hText, '  ↔  τ = 2h² = ', tauText);
 
     const table = dataTable('Weights per key', ['key', 'kernel α', 'softmax(s/τ)', 'h → 0⁺ limit', 'h → ∞ limit']);
-    const bandwidth = slider({
-      label: 'bandwidth h',
-      spec: params.h,
-      value: state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => {
-        stopDrive();
-        update({ h });
-      },
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => {
+      stopDrive();
+      update({ h });
     });
     const temperature = slider({
       label: 'temperature τ',
@@ -106,13 +100,7 @@ export default defineWidget({
         void fromTemperature(tau);
       },
     });
-    const query = slider({
-      label: 'query q',
-      spec: params.q,
-      value: state.q,
-      format: (q) => fixed(q, 2),
-      onInput: (q) => update({ q }),
-    });
+    const query = querySlider(params.q, state.q, (q) => update({ q }));
 
     const typed = document.createElement('input');
     typed.type = 'number';

@@ -1,0 +1,77 @@
+// Figure 12.2 in the browser: the truth curve, the chapter's noisy sample and prediction curves at
+// 0.05 / 0.18 / 0.65, checked at five dense queries against NumPy (fixtures/smoothing.json).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+
+const reference = JSON.parse(readFileSync(new URL('./fixtures/smoothing.json', import.meta.url), 'utf8'));
+const minus = (text) => text.replace('-', '−');
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+async function tableRows(page) {
+  return page.locator('.kl-table tbody tr').evaluateAll((rows) =>
+    rows.map((row) => Array.from(row.cells, (cell) => cell.textContent)),
+  );
+}
+
+async function waitForCurves(page, count) {
+  await page.waitForFunction(
+    (n) => {
+      const rows = document.querySelectorAll('.kl-table tbody tr');
+      return rows.length === n + 1 && !document.querySelector('.kl-table tbody')?.textContent?.includes('…');
+    },
+    count,
+    { timeout: 20000 },
+  );
+}
+
+test('smoothing draws the chapter sample and matches NumPy at h = 0.05, 0.18, 0.65', async () => {
+  const { page, errors } = await site.newPage(embedPath('smoothing'));
+  await waitForCurves(page, 3);
+  const header = await page.locator('.kl-table thead th').allTextContents();
+  assert.deepEqual(header.slice(1), reference.queries.map((q) => `q = ${minus(q)}`));
+  const rows = await tableRows(page);
+  assert.deepEqual(rows[0], ['truth f(q)', ...reference.truth.map(minus)]);
+  assert.deepEqual(rows[1], ['h = 0.0500', ...reference.predictions['0.05'].map(minus)]);
+  assert.deepEqual(rows[2], ['h = 0.180', ...reference.predictions['0.18'].map(minus)]);
+  assert.deepEqual(rows[3], ['h = 0.650', ...reference.predictions['0.65'].map(minus)]);
+  await page.waitForTimeout(200);
+  await screenshot(page, 'smoothing');
+  assert.deepEqual(errors, []);
+});
+
+test('dragging a bandwidth slider redraws its curve; bandwidths can be added and removed', async () => {
+  const { page, errors } = await site.newPage(embedPath('smoothing', { bandwidths: '0.18' }));
+  await waitForCurves(page, 1);
+  const before = (await tableRows(page))[1];
+  const slider = page.getByRole('slider', { name: 'bandwidth h1' });
+  const box = await slider.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await page.waitForFunction((old) => {
+    const cells = document.querySelectorAll('.kl-table tbody tr:nth-child(2) td');
+    return cells.length > 0 && cells[0].textContent !== old && !cells[0].textContent.includes('…');
+  }, before[1]);
+  await page.getByRole('button', { name: 'Add a bandwidth' }).click();
+  await waitForCurves(page, 2);
+  await page.getByRole('button', { name: 'Remove bandwidth h1' }).click();
+  await waitForCurves(page, 1);
+  assert.equal((await tableRows(page))[1][0], 'h = 0.300');
+  assert.deepEqual(errors, []);
+});
+
+test('bandwidths from the URL; an invalid list falls back with a note', async () => {
+  const { page } = await site.newPage(embedPath('smoothing', { bandwidths: '0.05,abc' }));
+  await waitForText(page.locator('.kl-widget__note').first(), /bandwidths=0\.05,abc/);
+  await waitForCurves(page, 3);
+});

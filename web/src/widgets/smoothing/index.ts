@@ -1,0 +1,243 @@
+/// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
+/// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
+import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
+import { fixed, precise } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+
+const LABORATORY = ['chapterDataset', 'truth', 'linspace'] as const;
+const DENSE = { start: -3, stop: 3, count: 601 } as const;
+const MAX_CURVES = 6;
+/// Dense indices whose predictions the text table lists (q = −2, −1, 0, 1, 2 on the 0.01 grid).
+const TABLE_INDICES = [100, 200, 300, 400, 500] as const;
+
+const params = {
+  bandwidths: {
+    kind: 'numbers',
+    label: 'bandwidths',
+    default: [0.05, 0.18, 0.65],
+    min: 0.02,
+    max: 3,
+    minLength: 1,
+    maxLength: MAX_CURVES,
+  },
+} as const;
+const BANDWIDTH_SPEC = { min: params.bandwidths.min, max: params.bandwidths.max, scale: 'log' } as const;
+
+type SmoothingState = StateOf<typeof params>;
+type XY = { x: number; y: number };
+
+interface Laboratory {
+  keys: Float64Array;
+  observedValues: Float64Array;
+  dense: Float64Array;
+  truth: Float64Array;
+}
+
+const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] =>
+  Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN }));
+
+export default defineWidget({
+  name: 'smoothing',
+  title: 'Bandwidth is a smoothness dial',
+  figure: 'Figure 12.2',
+  order: 12.4,
+  params,
+  prose: `
+    <h2>12.4 Bandwidth: the honesty gate</h2>
+    <p>A narrow kernel that looks perfect on three points is no proof that narrower is better.
+    The laboratory fixes 60 seeded key locations on $[-3,3]$, draws one noisy sample of
+    $$f(x)=\\sin(1.5x)+0.3\\cos(4x), \\qquad y_i=f(x_i)+\\epsilon_i, \\qquad \\epsilon_i\\sim\\mathcal{N}(0,0.25^2),$$
+    and smooths it at several bandwidths. A tiny neighbourhood chases every noisy bump; a huge
+    one irons out the function's real wiggles. Across 1,000 noisy worlds the grid minimum of the
+    mean squared error sits at $h=0.18$, the middle curve below. Drag a bandwidth slider and the
+    curve follows.</p>`,
+
+  mount(host, initial) {
+    let state: SmoothingState = { bandwidths: [...initial.bandwidths] };
+    let colors = palette();
+    let lab: Laboratory | null = null;
+    const curves: (Float64Array | null)[] = [];
+    const sliders: Slider[] = [];
+
+    const { box, canvas } = chartCanvas(
+      'One fixed noisy sample under several bandwidths: the truth curve, the 60 noisy observations and one prediction curve per bandwidth',
+      'kl-chart kl-chart--tall',
+    );
+    const chart = createChart<'scatter'>(canvas, {
+      type: 'scatter',
+      data: { datasets: [] },
+      options: {
+        plugins: { legend: { display: true, position: 'bottom' } },
+        scales: {
+          x: { type: 'linear', min: DENSE.start, max: DENSE.stop, title: { display: true, text: 'query q' } },
+          y: { type: 'linear', min: -2, max: 2, title: { display: true, text: 'prediction' } },
+        },
+      },
+    });
+    const sliderRow = controlRow();
+    const addButton = button('Add a bandwidth', () => {
+      if (state.bandwidths.length >= MAX_CURVES) return;
+      setBandwidths([...state.bandwidths, 0.3]);
+    });
+    const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
+    const waiting = host.note('Waiting for the laboratory data from the core…');
+    host.root.append(box, sliderRow, controlRow(addButton), table.table);
+
+    function curveColor(i: number): string {
+      return colors.series[i % colors.series.length] ?? colors.orange;
+    }
+
+    function paint(): void {
+      const current = lab;
+      if (!current) return;
+      scheduleFrame(chart as unknown as Chart, () => {
+        chart.data.datasets = [
+          {
+            label: 'truth',
+            data: points(current.dense, current.truth),
+            showLine: true,
+            borderColor: colors.truth,
+            borderWidth: 2,
+            pointRadius: 0,
+            order: 2,
+          },
+          {
+            label: 'one noisy sample',
+            data: points(current.keys, current.observedValues),
+            backgroundColor: withAlpha(colors.sample, 0.72),
+            borderColor: withAlpha(colors.sample, 0.72),
+            pointRadius: 2.5,
+            order: 0,
+          },
+          ...state.bandwidths.map((h, i) => ({
+            label: `h=${fixed(h, 2)}`,
+            data: curves[i] ? points(current.dense, curves[i] as Float64Array) : [],
+            showLine: true,
+            borderColor: curveColor(i),
+            backgroundColor: curveColor(i),
+            borderWidth: 1.8,
+            pointRadius: 0,
+            order: 1,
+          })),
+        ];
+      });
+    }
+
+    function renderTable(): void {
+      const current = lab;
+      if (!current) return;
+      const head = table.table.tHead?.rows[0]?.cells;
+      TABLE_INDICES.forEach((index, i) => {
+        const cell = head?.[i + 1];
+        if (cell) cell.textContent = `q = ${fixed(current.dense[index] ?? Number.NaN, 2)}`;
+      });
+      table.setRows([
+        ['truth f(q)', ...TABLE_INDICES.map((index) => fixed(current.truth[index] ?? Number.NaN, 4))],
+        ...state.bandwidths.map((h, i) => [
+          `h = ${precise(h, 3)}`,
+          ...TABLE_INDICES.map((index) => (curves[i] ? fixed(curves[i]?.[index] ?? Number.NaN, 4) : '…')),
+        ]),
+      ]);
+    }
+
+    async function computeCurve(index: number, h: number): Promise<void> {
+      const current = lab;
+      if (!current) return;
+      try {
+        const results = await host
+          .channel(`curve-${index}`)
+          .request([call('attention', current.dense, current.keys, current.observedValues, 1, 1, h)] as const);
+        if (!results || index >= state.bandwidths.length) return;
+        curves[index] = results[0].outputs;
+        host.clearError();
+        paint();
+        renderTable();
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    function setBandwidths(bandwidths: number[]): void {
+      state = { bandwidths };
+      host.setState({ bandwidths });
+      curves.length = bandwidths.length;
+      buildSliders();
+      bandwidths.forEach((h, i) => void computeCurve(i, h));
+    }
+
+    function buildSliders(): void {
+      sliders.length = 0;
+      sliderRow.replaceChildren(
+        ...state.bandwidths.map((h, i) => {
+          const control = slider({
+            label: `bandwidth h${i + 1}`,
+            caption: `h${i + 1}`,
+            spec: BANDWIDTH_SPEC,
+            value: h,
+            format: (x) => precise(x, 3),
+            onInput: (x) => {
+              state = { bandwidths: state.bandwidths.map((old, j) => (j === i ? x : old)) };
+              host.setState({ bandwidths: state.bandwidths });
+              void computeCurve(i, x);
+            },
+          });
+          control.element.style.setProperty('--kl-swatch', curveColor(i));
+          control.element.classList.add('kl-control--swatch');
+          const remove = button('×', () => {
+            if (state.bandwidths.length <= 1) return;
+            curves.splice(i, 1);
+            setBandwidths(state.bandwidths.filter((_, j) => j !== i));
+          }, 'kl-button kl-button--icon');
+          remove.setAttribute('aria-label', `Remove bandwidth h${i + 1}`);
+          remove.disabled = state.bandwidths.length <= 1;
+          control.element.append(remove);
+          sliders.push(control);
+          return control.element;
+        }),
+      );
+      addButton.disabled = state.bandwidths.length >= MAX_CURVES;
+    }
+
+    async function loadLaboratory(): Promise<void> {
+      const available = await host.bridge.available();
+      const missing = LABORATORY.filter((name) => !available.has(name));
+      if (missing.length > 0) {
+        waiting();
+        host.note(`Waiting for data: this build of the core has no ${missing.join(', ')} yet, so no sample is drawn.`);
+        addButton.disabled = true;
+        return;
+      }
+      try {
+        const first = await host.bridge.run([
+          call('chapterDataset'),
+          call('linspace', DENSE.start, DENSE.stop, DENSE.count),
+        ] as const);
+        const [dataset, dense] = first;
+        const [truth] = await host.bridge.run([call('truth', dense)] as const);
+        lab = { keys: dataset.keys, observedValues: dataset.observedValues, dense, truth };
+        waiting();
+        setBandwidths(state.bandwidths);
+        paint();
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    const stopTheme = onThemeChange((next: Palette) => {
+      colors = next;
+      buildSliders();
+      paint();
+    });
+    buildSliders();
+    void loadLaboratory();
+    return {
+      destroy() {
+        stopTheme();
+        chart.destroy();
+      },
+    };
+  },
+});
