@@ -3,8 +3,9 @@
 // Each animation frame moves a bandwidth slider one step and dispatches its `input` event (as a
 // drag does); the latency of an input is the time from its event to the first painted frame
 // whose charts show data requested at or after it (`kernel-lens:frame` marks, see charts.ts).
-// Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD is set. Goal: p95 < 16 ms.
+// Builds the site first (into $KERNEL_LENS_DIST when set) unless KERNEL_LENS_BENCH_NO_BUILD is set. Goal: p95 < 16 ms.
 import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedPath, openSite } from '../../tests/e2e/harness.mjs';
 
@@ -20,7 +21,8 @@ const SCENARIOS = [
 ];
 
 if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) {
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
+  const outDir = process.env.KERNEL_LENS_DIST ? ['--outDir', resolve(process.env.KERNEL_LENS_DIST)] : [];
+  const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error', ...outDir], {
     cwd: repoRoot,
     stdio: 'inherit',
   });

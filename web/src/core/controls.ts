@@ -119,9 +119,11 @@ export function controlRow(...children: HTMLElement[]): HTMLDivElement {
   return row;
 }
 
-/// A small data table: caption, header row, body rows (all text).
+/// A small data table: caption, header row, body rows (all text). `element` is the table in a
+/// horizontally scrolling box, so wide tables never widen a narrow page.
 export function dataTable(caption: string, header: readonly string[]): {
   table: HTMLTableElement;
+  element: HTMLDivElement;
   setRows(rows: readonly (readonly string[])[]): void;
 } {
   const table = document.createElement('table');
@@ -136,8 +138,12 @@ export function dataTable(caption: string, header: readonly string[]): {
     head.append(th);
   }
   const body = table.createTBody();
+  const element = document.createElement('div');
+  element.className = 'kl-scroll';
+  element.append(table);
   return {
     table,
+    element,
     setRows(rows) {
       body.replaceChildren(
         ...rows.map((cells) => {

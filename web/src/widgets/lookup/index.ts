@@ -97,10 +97,7 @@ export default defineWidget({
     const charts = document.createElement('div');
     charts.className = 'kl-charts kl-charts--two';
     charts.append(view.scatterBox, view.barBox);
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll';
-    tableBox.append(table.table);
-    host.root.append(charts, controlRow(query.element, bandwidth.element), readout, tableBox, controlRow(addButton, resetButton));
+    host.root.append(charts, controlRow(query.element, bandwidth.element), readout, table.element, controlRow(addButton, resetButton));
 
     function renderTable(frame: LookupFrame): void {
       table.setRows(

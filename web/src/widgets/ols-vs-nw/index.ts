@@ -86,7 +86,7 @@ export default defineWidget({
     const charts = document.createElement('div');
     charts.className = 'kl-charts kl-charts--pair';
     charts.append(olsBox.box, nwBox.box);
-    host.root.append(charts, controlRow(query.element, bandwidth.element), readout, strip.element, table.table);
+    host.root.append(charts, controlRow(query.element, bandwidth.element), readout, strip.element, table.element);
 
     function paintBars(olsWeights: Float64Array, nwWeights: Float64Array): void {
       scheduleFrame(ols as unknown as Chart, () => {

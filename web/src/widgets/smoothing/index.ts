@@ -84,7 +84,7 @@ export default defineWidget({
     });
     const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
     const waiting = host.note('Waiting for the laboratory data from the core…');
-    host.root.append(box, sliderRow, controlRow(addButton), table.table);
+    host.root.append(box, sliderRow, controlRow(addButton), table.element);
 
     function curveColor(i: number): string {
       return colors.series[i % colors.series.length] ?? colors.orange;

@@ -133,7 +133,7 @@ export default defineWidget({
       controlRow(query.element, typedLabel),
       controlRow(toZero, toInfinity, atZero),
       readout,
-      table.table,
+      table.element,
     );
 
     function paint(frame: Frame): void {
