@@ -238,6 +238,8 @@ export default defineWidget({
 
     // ---- dragging arrow heads ----
     let dragging: VectorName | null = null;
+    /// Head minus pointer at the grab, in data units, so a drag moves the head without a jump.
+    let grabOffset = { x: 0, y: 0 };
     function toData(event: PointerEvent): { x: number; y: number; px: number; py: number } {
       const rect = canvas.getBoundingClientRect();
       const px = event.clientX - rect.left;
@@ -265,6 +267,8 @@ export default defineWidget({
       const at = toData(event);
       dragging = headAt(at.px, at.py);
       if (!dragging) return;
+      const [hx = 0, hy = 0] = state[dragging];
+      grabOffset = { x: hx - at.x, y: hy - at.y };
       canvas.setPointerCapture(event.pointerId);
       event.preventDefault();
     });
@@ -274,7 +278,7 @@ export default defineWidget({
         canvas.style.cursor = headAt(at.px, at.py) ? 'grab' : 'default';
         return;
       }
-      update({ [dragging]: [round1(clamp(at.x)), round1(clamp(at.y))] });
+      update({ [dragging]: [round1(clamp(at.x + grabOffset.x)), round1(clamp(at.y + grabOffset.y))] });
     });
     const release = (): void => {
       dragging = null;

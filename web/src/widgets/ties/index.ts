@@ -65,7 +65,7 @@ export default defineWidget({
           y: {
             type: 'linear',
             min: 0,
-            max: 1.05,
+            max: 1.1,
             title: { display: true, text: 'weight' },
             ticks: { stepSize: 0.25, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(2) : '') },
           },
@@ -85,7 +85,7 @@ export default defineWidget({
     limitText.dataset.testid = 'limit';
     readout.append('At h = ', hText, ' the weights are ', weightsText, '; the h → 0⁺ limit is ', limitText, '.');
 
-    const table = dataTable('Each halving of h: the temperature, the third key’s log-score and the weights', [
+    const table = dataTable('Each halving of h', [
       'step',
       'h',
       'τ = 2h²',
@@ -189,12 +189,17 @@ export default defineWidget({
         render();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        const limitNote = limit ? ` The limit h → 0⁺ exists, ${tuple(limit, 1)}, but the value at h = 0 does not.` : '';
-        host.showError(
-          `h = ${Number.isNaN(h) ? typed.value || '(empty)' : precise(h, 3)} is refused: ${reason}. ` +
-            `The score −‖q − k‖²/(2h²) divides by 2h², which is 0 there (0/0 for the tied keys).${limitNote}`,
-        );
+        host.showError(`h = ${Number.isNaN(h) ? typed.value || '(empty)' : precise(h, 3)} is refused: ${reason}. ${explain(h)}`);
       }
+    }
+
+    /// Why a refused bandwidth is no bandwidth, in the exercise's terms.
+    function explain(h: number): string {
+      const limitNote = limit ? ` The limit h → 0⁺ exists, ${tuple(limit, 1)}, but the value at h = 0 does not.` : '';
+      if (h === 0) return `The score −‖q − k‖²/(2h²) divides by 2h² = 0: for the tied keys that is 0/0.${limitNote}`;
+      if (h < 0) return `A bandwidth is a width: the Gaussian formula (12.2) asks for h > 0.${limitNote}`;
+      if (h > 0 && Number.isFinite(h)) return `At this h, 2h² underflows to 0 in double precision: the score becomes 0/0.${limitNote}`;
+      return '';
     }
 
     function start(h: number): void {

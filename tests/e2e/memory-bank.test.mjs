@@ -1,0 +1,74 @@
+// Section 12.6's job table in the browser: the chapter's rows, the live three-slot computation with
+// the chapter's weights and output, and row selection highlighting the matching part.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The chapter's opening example at q = 3.5, h = 0.6: weights (0.0002, 0.9413, 0.0585), output 2.7412.
+const CHAPTER = { weights: ['0.0002', '0.9413', '0.0585'], output: '2.7412' };
+
+const highlighted = (page) =>
+  page.locator('.kl-bank .kl-bank--highlight').evaluateAll((nodes) => [...new Set(nodes.map((n) => n.dataset.part))]);
+
+test("the job table has the chapter's five rows and the computation shows the chapter's numbers", async () => {
+  const { page, errors } = await site.newPage(embedPath('memory-bank'));
+  assert.equal(await waitForText(page.getByTestId('output'), /\d/), CHAPTER.output);
+  for (let i = 0; i < 3; i++) assert.equal(await page.getByTestId(`weight-${i + 1}`).textContent(), CHAPTER.weights[i]);
+  const jobs = await page.locator('.kl-bank__jobs tbody th').allTextContents();
+  assert.deepEqual(jobs, ['query', 'keys', 'values', 'weights', 'output']);
+  const memory = await page.locator('.kl-bank__jobs tbody td:nth-child(3)').allTextContents();
+  assert.deepEqual(memory, [
+    'what the decoder needs now',
+    'descriptors used to match encoder memory slots',
+    'content retrieved from those slots',
+    'how much each slot contributes',
+    'a query-specific context vector',
+  ]);
+  assert.deepEqual(await highlighted(page), ['query']);
+  await page.waitForSelector('.kl-bank__jobs .katex');
+  await screenshot(page, 'memory-bank');
+  assert.deepEqual(errors, []);
+});
+
+test('selecting a row by pointer or arrow keys highlights the matching part', async () => {
+  const { page, errors } = await site.newPage(embedPath('memory-bank'));
+  await waitForText(page.getByTestId('output'), /\d/);
+  const weights = page.getByRole('button', { name: /Highlight the weights/ });
+  await weights.click();
+  assert.equal(await weights.getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(await highlighted(page), ['weights']);
+  assert.equal(await page.locator('.kl-bank [data-part="weights"].kl-bank--highlight').count(), 6);
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await highlighted(page), ['output']);
+  assert.equal(await page.getByRole('button', { name: /Highlight the output/ }).evaluate((b) => b === document.activeElement), true);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await highlighted(page), ['values']);
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await highlighted(page), []);
+  assert.deepEqual(errors, []);
+});
+
+test('the query and bandwidth sliders recompute the output; URL parameters set the state', async () => {
+  const { page } = await site.newPage(embedPath('memory-bank'));
+  await waitForText(page.getByTestId('output'), /^2\.7412$/);
+  await page.getByRole('slider', { name: /query/ }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await waitForText(page.getByTestId('output'), /^(?!2\.7412$)/);
+  await page.getByRole('slider', { name: /bandwidth/ }).focus();
+  await page.keyboard.press('PageUp');
+  await waitForText(page.getByTestId('query'), /^3\.45$/);
+
+  const keys = await site.newPage(embedPath('memory-bank', { row: 'keys', q: '3', h: '0.6' }));
+  await waitForText(keys.page.getByTestId('output'), /\d/);
+  assert.deepEqual(await highlighted(keys.page), ['keys']);
+  assert.ok(Number(await keys.page.getByTestId('weight-2').textContent()) > 0.93);
+});
