@@ -1,6 +1,7 @@
 /// The page side of the worker: one shared worker (and one wasm instance) per page.
 /// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at
 /// most one pending, which a newer request replaces, so the newest state always wins.
+import { markTiming } from './timing';
 import type { CallRequest, CoreCall, CoreResults, ErrorPayload, WorkerMessage } from './protocol';
 
 /// An error raised by the core (or the worker), rebuilt with the core's name and message.
@@ -52,6 +53,7 @@ export class Channel {
     this.bridge.run(entry.calls).then(
       (results) => {
         this.bridge.lastDeliveredIssuedAt = Math.max(this.bridge.lastDeliveredIssuedAt, entry.issuedAt);
+        markTiming('kernel-lens:result', entry.issuedAt);
         entry.settle.resolve(results);
         next();
       },

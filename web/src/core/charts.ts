@@ -18,6 +18,7 @@ import {
   type Plugin,
 } from 'chart.js';
 import { sharedBridge } from './bridge';
+import { markTiming, timingEnabled } from './timing';
 
 Chart.register(
   BarController,
@@ -187,9 +188,10 @@ let frameRequested = false;
 /// Marks `kernel-lens:frame` after the browser painted (a task posted from requestAnimationFrame
 /// runs after that frame's rendering); `detail.issuedAt` is when the drawn data was requested.
 function markPainted(issuedAt: number): void {
+  if (!timingEnabled) return;
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
-    performance.mark('kernel-lens:frame', { detail: { issuedAt } });
+    markTiming('kernel-lens:frame', issuedAt);
     channel.port1.close();
   };
   channel.port2.postMessage(null);
