@@ -68,6 +68,45 @@ export interface ChapterDataset {
   truthAtQueries: Float64Array;
 }
 
+/// Exercise 5's settings; missing fields take these defaults.
+export interface StandardizeConfig {
+  seed: number;
+  keys: number;
+  queries: number;
+  noise: number;
+  /// The same h in both unit systems.
+  bandwidth: number;
+  /// Reported units x_j = u_j · scale_j, (2).
+  featureScales: number[];
+}
+
+/// Exercise 5: 2-D keys in mixed units, attention before and after standardising with the
+/// training (key) statistics. Keys (keyCount, 2), queries (queryCount, 2), weights (queryCount, keyCount).
+export interface StandardizeExercise {
+  keyCount: number;
+  queryCount: number;
+  bandwidth: number;
+  featureScales: Float64Array;
+  rawKeys: Float64Array;
+  rawQueries: Float64Array;
+  standardizedKeys: Float64Array;
+  standardizedQueries: Float64Array;
+  values: Float64Array;
+  /// Training means and ddof-0 standard deviations per feature, (2).
+  mean: Float64Array;
+  scale: Float64Array;
+  rawWeights: Float64Array;
+  standardizedWeights: Float64Array;
+  truthAtQueries: Float64Array;
+  rawPredictions: Float64Array;
+  standardizedPredictions: Float64Array;
+  rawMse: number;
+  standardizedMse: number;
+  /// Share of the summed squared query-key distance owed to each feature, (2).
+  rawDistanceShare: Float64Array;
+  standardizedDistanceShare: Float64Array;
+}
+
 export interface RiskRow {
   bandwidth: number;
   /// τ = 2h².
@@ -75,6 +114,13 @@ export interface RiskRow {
   bias2: number;
   variance: number;
   mse: number;
+}
+
+export interface GridMinimum {
+  /// argmin over the grid (the first on ties).
+  index: number;
+  bandwidth: number;
+  risk: number;
 }
 
 export declare class NumpyRandom {
@@ -123,6 +169,10 @@ export interface KernelLensModule {
   underflowReport(query: Numbers, keys: Numbers, d: number, bandwidth: number): UnderflowReport;
   kernelNames(): string[];
   limits(): Limits;
+  /// numpy.interp(x, xp, fp): piecewise-linear, clamped to fp's ends; xp nondecreasing, (x.length).
+  interp(x: Numbers, xp: Numbers, fp: Numbers): Float64Array;
+  /// interp(queries, keys, [0, 1, …, n−1]): each query's fractional index among sorted keys, (m).
+  sortedKeyPosition(queries: Numbers, keys: Numbers): Float64Array;
 
   NumpyRandom: typeof NumpyRandom;
   chapterConfig(): ChapterConfig;
@@ -134,7 +184,49 @@ export interface KernelLensModule {
   exactRisk(config?: Partial<ChapterConfig>): RiskRow[];
   looCurve(keys: Numbers, values: Numbers, d: number, bandwidths: Numbers, kernel?: KernelName): Float64Array;
   bandwidthSelection(config?: Partial<ChapterConfig>): unknown;
-  standardizeExercise(config?: Partial<ChapterConfig>): unknown;
+  standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
+  /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
+  gridMinimum(bandwidths: Numbers, risks: Numbers): GridMinimum;
+}
+
+export interface CsvTable {
+  /// K, (n, d), row-major.
+  keys: Float64Array;
+  /// v, (n).
+  values: Float64Array;
+  d: number;
+  n: number;
+  /// d + 1 column names ("x", "y" or "x1"…"xd", "y" when the text has no header row).
+  header: string[];
+  hasHeader: boolean;
+  delimiter: ',' | '\t' | ';';
+  /// Accepted but worth saying: duplicate keys, decimal commas.
+  warnings: string[];
+}
+
+export interface CsvLimits {
+  maxBytes: number;
+  maxRows: number;
+  maxKeyColumns: number;
+  maxMagnitude: number;
+}
+
+export interface MemoryUsage {
+  /// wasm linear memory (it only grows).
+  heapBytes: number;
+  /// bytes malloc'd and not yet freed.
+  allocatedBytes: number;
+  /// embind's live emval handles.
+  liveHandles: number | null;
+}
+
+export interface KernelLensModule {
+  /// The reader's CSV: 1–8 key columns then one value column; a RangeError names the row and column.
+  parseCsv(text: string): CsvTable;
+  csvLimits(): CsvLimits;
+  /// The wasm memory size in bytes.
+  heapBytes(): number;
+  memoryUsage(): MemoryUsage;
 }
 
 export interface KernelLensOptions {

@@ -1,0 +1,24 @@
+// JavaScript surface of the grid minimum: gridMinimum(bandwidths, risks) -> { index, bandwidth, risk }.
+#include "common.hpp"
+#include "kernel_lens/grid_minimum.hpp"
+
+namespace kernel_lens::wasm {
+namespace {
+
+val grid_minimum_js(val bandwidths, val risks) {
+  return guarded([&] {
+    const GridMinimum minimum = grid_minimum(to_vector(bandwidths, "bandwidths"), to_eigen_vector(risks, "risks"));
+    val out = val::object();
+    out.set("index", static_cast<double>(minimum.index));
+    out.set("bandwidth", minimum.bandwidth);
+    out.set("risk", minimum.risk);
+    return out;
+  });
+}
+
+}  // namespace
+}  // namespace kernel_lens::wasm
+
+EMSCRIPTEN_BINDINGS(kernel_lens_grid_minimum) {
+  kernel_lens::wasm::function_with_optional_arguments<2, kernel_lens::wasm::grid_minimum_js>("gridMinimum");
+}
