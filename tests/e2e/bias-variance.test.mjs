@@ -1,0 +1,107 @@
+// Figure 12.3 (left) and the section 12.4 table in the browser: the chapter's audit digit for digit
+// at the default settings, the grid minimum highlighted, the marker read-out moving under
+// keyboard and pointer input, cancel, and a refused grid entry.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The chapter's printed table (section 12.4): h, 2h², bias², variance, MSE.
+const CHAPTER_TABLE = [
+  ['0.05', '0.0050', '0.0119', '0.0343', '0.0462'],
+  ['0.08', '0.0128', '0.0101', '0.0247', '0.0348'],
+  ['0.12', '0.0288', '0.0090', '0.0169', '0.0259'],
+  ['0.18', '0.0648', '0.0127', '0.0109', '0.0236'],
+  ['0.28', '0.1568', '0.0304', '0.0069', '0.0373'],
+  ['0.42', '0.3528', '0.0747', '0.0047', '0.0794'],
+  ['0.65', '0.8450', '0.1721', '0.0031', '0.1753'],
+  ['1.00', '2.0000', '0.3142', '0.0022', '0.3164'],
+];
+const CHAPTER_MINIMUM = 'grid minimum: h=0.18, MSE=0.0236';
+
+async function tableRows(page) {
+  return page.locator('[data-testid=audit-table] tbody tr').evaluateAll((rows) =>
+    rows.map((row) => Array.from(row.cells, (cell) => cell.textContent)),
+  );
+}
+
+test("the audit reproduces the chapter's table and highlights the grid minimum", async () => {
+  const { page, errors } = await site.newPage(embedPath('bias-variance'));
+  await waitForText(page.getByTestId('grid-minimum'), /h=/, 30000);
+  assert.equal(await page.getByTestId('grid-minimum').textContent(), CHAPTER_MINIMUM);
+  assert.deepEqual(await tableRows(page), CHAPTER_TABLE);
+  const best = page.locator('[data-testid=audit-table] tbody tr.kl-row--best');
+  assert.equal(await best.count(), 1);
+  assert.equal(await best.locator('th').textContent(), '0.18');
+  assert.match(await page.getByTestId('audit-status').textContent(), /done: 8 bandwidths × 1,000 worlds/);
+  // The marker starts at the grid minimum: its measured row repeats the table's 0.18 row.
+  const marker = page.locator('[data-testid=marker-table] tbody tr');
+  await waitForText(marker.first(), /0\.0236/);
+  assert.deepEqual(await marker.first().locator('td').allTextContents(), ['0.0127', '0.0109', '0.0236']);
+  assert.equal(await page.locator('canvas[role=img]').count(), 1);
+  assert.ok((await page.locator('canvas[role=img]').getAttribute('aria-label')).includes('bandwidth'));
+  await screenshot(page, 'bias-variance');
+  assert.deepEqual(errors, []);
+});
+
+test('the marker slider and a drag on the chart move the read-out', async () => {
+  const { page, errors } = await site.newPage(embedPath('bias-variance'));
+  await waitForText(page.getByTestId('grid-minimum'), /h=/, 30000);
+  const readout = page.getByTestId('marker-readout');
+  await waitForText(readout, /h = 0\.180/);
+  const slider = page.getByRole('slider', { name: /bandwidth/ });
+  await slider.focus();
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  const moved = await waitForText(readout, /h = (?!0\.180)/);
+  assert.match(moved, /h = 0\.\d+/);
+  const canvas = page.locator('canvas[role=img]');
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.4);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4, { steps: 4 });
+  await page.mouse.up();
+  const dragged = await waitForText(readout, new RegExp(`^(?!${moved.replace(/[.()²]/g, '\\$&')}$)`));
+  const h = Number(/h = ([\d.]+)/.exec(dragged)[1]);
+  assert.ok(h > 0.04 && h < 0.2, `dragged to h = ${h}`);
+  assert.equal(await page.locator('[data-testid=marker-table] tbody tr').count(), 2);
+  assert.deepEqual(errors, []);
+});
+
+test('settings from the URL recompute the table; cancel stops a long audit; a bad grid is refused', async () => {
+  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: '200', noise: '0.5', bandwidths: '0.1,0.3' }));
+  await waitForText(page.getByTestId('grid-minimum'), /h=/, 30000);
+  const rows = await tableRows(page);
+  assert.deepEqual(rows.map((r) => r[0]), ['0.10', '0.30']);
+  assert.notDeepEqual(rows[0], CHAPTER_TABLE[0]);
+
+  const worlds = page.getByRole('textbox', { name: 'noisy worlds' });
+  await worlds.fill('100000');
+  await worlds.press('Enter');
+  await waitForText(page.getByTestId('audit-status'), /of 2 bandwidths, 100,000 worlds/);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await waitForText(page.getByTestId('audit-status'), /cancelled/);
+  assert.match(await page.getByTestId('grid-minimum').textContent(), /not computed/);
+
+  const grid = page.getByRole('textbox', { name: 'bandwidth grid' });
+  await grid.fill('0.1, 0');
+  await grid.press('Enter');
+  await waitForText(page.locator('.kl-widget__error'), /bandwidth grid = .* refused/);
+  assert.equal(await grid.getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(errors, []);
+});
+
+test('the audit is usable at 360 px in the dark theme', async () => {
+  const { page, errors } = await site.newPage(embedPath('bias-variance'), { viewport: { width: 360, height: 900 }, colorScheme: 'dark' });
+  await waitForText(page.getByTestId('grid-minimum'), /h=/, 30000);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
+  await screenshot(page, 'bias-variance-360-dark');
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,297 @@
+/// Exercise 3, live: a fresh noisy sample split into training, validation and a sealed test set;
+/// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
+/// reported once on request, and the synthetic-truth grid minimum for comparison.
+import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart } from '../../core/charts';
+import { button, controlRow, dataTable } from '../../core/controls';
+import { fixed } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bias-variance/fields';
+import '../bias-variance/bias-variance.css';
+import { logTick, recolorChart, vertical, type XY } from '../bias-variance/plot';
+
+const MAX_SPLIT = 2000;
+
+const params = {
+  seed: { kind: 'integer', label: 'sample seed', default: 605015, min: 0, max: MAX_SEED },
+  train: { kind: 'integer', label: 'training points', default: 60, min: 2, max: MAX_SPLIT },
+  validation: { kind: 'integer', label: 'validation points', default: 40, min: 1, max: MAX_SPLIT },
+  test: { kind: 'integer', label: 'test points', default: 40, min: 1, max: MAX_SPLIT },
+  ...laboratoryParams,
+  reveal: { kind: 'boolean', label: 'test MSE revealed', default: false },
+} as const;
+
+type SelectionState = StateOf<typeof params>;
+type Settings = Omit<SelectionState, 'reveal'>;
+
+/// What bandwidthSelection returns (README, exercise 3).
+interface SelectionResult {
+  trainKeys: Float64Array;
+  trainValues: Float64Array;
+  validationKeys: Float64Array;
+  validationValues: Float64Array;
+  testKeys: Float64Array;
+  testValues: Float64Array;
+  bandwidths: Float64Array;
+  trainingMse: Float64Array;
+  validationMse: Float64Array;
+  looMse: Float64Array;
+  selectedIndex: number;
+  selectedBandwidth: number;
+  testMse: number;
+  looSelectedIndex: number;
+  looBandwidth: number;
+  looTestMse: number;
+  truthGridMinimum: { index: number; bandwidth: number; mse: number; testMse: number };
+  curveQueries: Float64Array;
+  truthCurve: Float64Array;
+  selectedCurve: Float64Array;
+  looCurve: Float64Array;
+  truthGridCurve: Float64Array;
+}
+
+const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] => Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN }));
+
+export default defineWidget({
+  name: 'bandwidth-selection',
+  title: 'Selecting h when the truth is hidden',
+  order: 12.45,
+  params,
+  prose: `
+    <h3>Selecting $h$ when the truth is hidden (exercise 3)</h3>
+    <p>The black truth curve is a privilege of the laboratory. With observed data the bandwidth
+    has to be chosen the way Chapter 6 chose any setting: fit on a training set, compare the
+    candidates on a validation set, and only then open a sealed test set, once, to report the
+    error of the one chosen $h$. Training error is no guide: at a tiny bandwidth every training
+    point predicts itself. Leave-one-out cross-validation on the training set is a second honest
+    choice that spends no extra data: each point is predicted from the others, its own weight
+    removed and the row renormalised.</p>
+    <p>Below, a fresh sample of the chapter's function is split into training, validation and
+    test points. The validation choice need not match the synthetic-truth grid minimum of the
+    audit above: that minimum averages over a thousand worlds on a fixed design, while
+    validation sees one noisy sample and a few dozen held-out points, so its curve is itself
+    noisy and flat near its bottom.</p>`,
+
+  mount(host, initial) {
+    let state: SelectionState = { ...initial, bandwidths: [...initial.bandwidths] };
+    let colors = palette();
+    let last: SelectionResult | null = null;
+    const channel = host.channel('selection');
+
+    // ---- charts ----
+    const curves = chartCanvas(
+      'Validation curve: training, validation and leave-one-out MSE against bandwidth h on a log axis, with the validation choice, the leave-one-out choice and the synthetic-truth grid minimum as vertical lines',
+    );
+    const fits = chartCanvas(
+      'The fresh sample: training and validation points, the truth, and the fits from the training set at the validation choice and at the synthetic-truth grid minimum; test points appear once the test set is opened',
+    );
+    curves.box.className = fits.box.className = 'kl-chart kl-chart--tall';
+    const legend = { display: true, position: 'bottom' as const, labels: { boxWidth: 18, boxHeight: 2, font: { size: 11 } } };
+    const curveChart = createChart<'scatter'>(curves.canvas, {
+      type: 'scatter',
+      data: { datasets: [] },
+      options: {
+        plugins: { legend },
+        scales: {
+          x: {
+            type: 'logarithmic',
+            title: { display: true, text: 'bandwidth h (log scale)' },
+            ticks: { callback: logTick, maxRotation: 0 },
+          },
+          y: { type: 'linear', min: 0, title: { display: true, text: 'mean squared error' } },
+        },
+      },
+    });
+    const fitChart = createChart<'scatter'>(fits.canvas, {
+      type: 'scatter',
+      data: { datasets: [] },
+      options: {
+        plugins: { legend },
+        scales: {
+          x: { type: 'linear', min: -3, max: 3, title: { display: true, text: 'x' } },
+          y: { type: 'linear', min: -2.5, max: 2.5, ticks: { stepSize: 0.5 }, title: { display: true, text: 'y' } },
+        },
+      },
+    });
+    const charts = document.createElement('div');
+    charts.className = 'kl-charts kl-charts--pair';
+    charts.append(curves.box, fits.box);
+
+    // ---- summaries ----
+    const summary = document.createElement('div');
+    summary.setAttribute('aria-live', 'polite');
+    const line = (testid: string): HTMLParagraphElement => {
+      const p = document.createElement('p');
+      p.className = 'kl-summary';
+      p.dataset.testid = testid;
+      summary.append(p);
+      return p;
+    };
+    const selectedLine = line('selected');
+    const looLine = line('loo-selected');
+    const truthLine = line('truth-minimum');
+
+    const sealed = document.createElement('div');
+    sealed.className = 'kl-sealed';
+    const testLine = document.createElement('p');
+    testLine.className = 'kl-summary';
+    testLine.dataset.testid = 'test-mse';
+    testLine.setAttribute('aria-live', 'polite');
+    const revealButton = button('Open the sealed test set (once)', () => {
+      if (state.reveal) return;
+      update({ reveal: true });
+      if (last) show(last);
+    });
+    sealed.append(revealButton, testLine);
+
+    const table = dataTable('Selection curves on the grid (the validation choice highlighted)', ['h', 'training MSE', 'validation MSE', 'leave-one-out MSE']);
+    table.table.dataset.testid = 'selection-table';
+    const tableBox = document.createElement('div');
+    tableBox.className = 'kl-scroll';
+    tableBox.append(table.table);
+
+    // ---- settings ----
+    const refuse = (message: string): void => host.showError(message);
+    const changed = (partial: Partial<Settings>): void => {
+      const fresh = partial.seed !== undefined && partial.seed !== state.seed;
+      update(fresh ? { ...partial, reveal: false } : partial);
+      void compute();
+    };
+    const make = settingsFields(params, () => state, changed, refuse);
+    const seed = make('seed', 9);
+    const fresh = button('Fresh sample', () => {
+      const next = state.seed >= MAX_SEED ? 0 : state.seed + 1;
+      seed.set(next);
+      changed({ seed: next });
+    });
+    const train = make('train', 5);
+    const validation = make('validation', 5);
+    const test = make('test', 5);
+    const noise = make('noise', 5);
+    const grid = make('bandwidths', 30);
+
+    host.root.append(
+      charts,
+      summary,
+      sealed,
+      tableBox,
+      controlRow(seed.element, fresh, noise.element),
+      controlRow(train.element, validation.element, test.element),
+      controlRow(grid.element),
+    );
+
+    function update(partial: Partial<SelectionState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+    }
+
+    function drawCurves(r: SelectionResult): void {
+      const c = colors;
+      const hs = Array.from(r.bandwidths);
+      const finite = [...r.validationMse, ...r.looMse, ...r.trainingMse].filter(Number.isFinite);
+      const top = Math.max(0.01, ...finite) * 1.08;
+      scheduleFrame(curveChart as unknown as Chart, () => {
+        const x = curveChart.options.scales?.x;
+        const y = curveChart.options.scales?.y;
+        if (x && y) {
+          x.min = Math.min(...hs) / 1.25;
+          x.max = Math.max(...hs) * 1.25;
+          y.max = top;
+        }
+        curveChart.data.datasets = [
+          { label: 'training', data: points(hs, r.trainingMse), showLine: true, borderColor: c.grey, backgroundColor: c.grey, borderWidth: 1.4, pointRadius: 3 },
+          { label: 'validation', data: points(hs, r.validationMse), showLine: true, borderColor: c.series[0], backgroundColor: c.series[0], borderWidth: 2.4, pointRadius: 3.5 },
+          { label: 'leave-one-out', data: points(hs, r.looMse), showLine: true, borderColor: c.series[1], backgroundColor: c.series[1], borderWidth: 1.6, borderDash: [5, 3], pointRadius: 3 },
+          { label: 'validation choice', data: vertical(r.selectedBandwidth, top), showLine: true, borderColor: c.orange, borderWidth: 2, pointRadius: 0 },
+          { label: 'leave-one-out choice', data: vertical(r.looBandwidth, top), showLine: true, borderColor: c.series[1], borderWidth: 1.6, borderDash: [8, 4], pointRadius: 0 },
+          { label: 'truth grid minimum', data: vertical(r.truthGridMinimum.bandwidth, top), showLine: true, borderColor: c.series[2], borderWidth: 1.6, borderDash: [2, 3], pointRadius: 0 },
+        ];
+      });
+      scheduleFrame(fitChart as unknown as Chart, () => {
+        fitChart.data.datasets = [
+          { label: 'truth', data: points(r.curveQueries, r.truthCurve), showLine: true, borderColor: c.truth, borderWidth: 2, pointRadius: 0 },
+          {
+            label: `fit, h = ${bandwidthText(r.selectedBandwidth)} (validation)`,
+            data: points(r.curveQueries, r.selectedCurve),
+            showLine: true,
+            borderColor: c.series[0],
+            borderWidth: 1.8,
+            pointRadius: 0,
+          },
+          {
+            label: `fit, h = ${bandwidthText(r.truthGridMinimum.bandwidth)} (truth grid)`,
+            data: points(r.curveQueries, r.truthGridCurve),
+            showLine: true,
+            borderColor: c.series[2],
+            borderWidth: 1.6,
+            borderDash: [5, 3],
+            pointRadius: 0,
+          },
+          { label: 'training', data: points(r.trainKeys, r.trainValues), backgroundColor: c.navy, borderColor: c.navy, pointRadius: 3 },
+          {
+            label: 'validation',
+            data: points(r.validationKeys, r.validationValues),
+            backgroundColor: 'transparent',
+            borderColor: c.orange,
+            borderWidth: 1.5,
+            pointRadius: 3.5,
+          },
+          ...(state.reveal
+            ? [{ label: 'test', data: points(r.testKeys, r.testValues), backgroundColor: c.brown, borderColor: c.brown, pointStyle: 'triangle' as const, pointRadius: 4 }]
+            : []),
+        ];
+      });
+    }
+
+    function show(r: SelectionResult): void {
+      const hs = Array.from(r.bandwidths);
+      drawCurves(r);
+      selectedLine.textContent = `Validation selects h = ${bandwidthText(r.selectedBandwidth)} (validation MSE ${fixed(r.validationMse[r.selectedIndex] ?? Number.NaN, 4)}, ${state.train} training and ${state.validation} validation points).`;
+      looLine.textContent = `Leave-one-out on the training set selects h = ${bandwidthText(r.looBandwidth)} (LOO MSE ${fixed(r.looMse[r.looSelectedIndex] ?? Number.NaN, 4)}).`;
+      truthLine.textContent = `Synthetic-truth grid minimum (1,000-world audit): h=${bandwidthText(r.truthGridMinimum.bandwidth)}, MSE=${fixed(r.truthGridMinimum.mse, 4)}.`;
+      if (state.reveal) {
+        testLine.textContent = `Sealed test MSE at the selected h = ${bandwidthText(r.selectedBandwidth)}: ${fixed(r.testMse, 4)} (${state.test} test points). For comparison only: at the leave-one-out choice ${fixed(r.looTestMse, 4)}, at the truth grid minimum (h = ${bandwidthText(r.truthGridMinimum.bandwidth)}) ${fixed(r.truthGridMinimum.testMse, 4)}.`;
+        revealButton.disabled = true;
+        revealButton.textContent = 'Test set opened';
+      } else {
+        testLine.textContent = 'The test MSE stays sealed until the bandwidth is chosen.';
+        revealButton.disabled = false;
+        revealButton.textContent = 'Open the sealed test set (once)';
+      }
+      table.setRows(
+        hs.map((h, i) => [bandwidthText(h), fixed(r.trainingMse[i] ?? Number.NaN, 4), fixed(r.validationMse[i] ?? Number.NaN, 4), fixed(r.looMse[i] ?? Number.NaN, 4)]),
+      );
+      Array.from(table.table.tBodies[0]?.rows ?? []).forEach((row, i) => row.classList.toggle('kl-row--best', i === r.selectedIndex));
+    }
+
+    async function compute(): Promise<void> {
+      const { reveal: _reveal, ...settings } = state;
+      try {
+        const result = await channel.request([call('bandwidthSelection', { ...settings, bandwidths: [...settings.bandwidths] })] as const);
+        if (!result) return;
+        host.clearError();
+        last = result[0] as unknown as SelectionResult;
+        show(last);
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    const stopTheme = onThemeChange((next) => {
+      colors = next;
+      recolorChart(curveChart as unknown as Chart, next);
+      recolorChart(fitChart as unknown as Chart, next);
+      if (last) drawCurves(last);
+    });
+    void compute();
+
+    return {
+      destroy() {
+        stopTheme();
+        curveChart.destroy();
+        fitChart.destroy();
+      },
+    };
+  },
+});

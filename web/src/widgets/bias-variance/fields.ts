@@ -1,0 +1,120 @@
+/// Typed settings fields (number, integer or list inputs) checked against a widget's parameter
+/// spec before anything reaches the core; a refused entry leaves the last good value in place.
+import {
+  describeParam,
+  parseParam,
+  type IntegerParam,
+  type NumberListParam,
+  type NumberParam,
+  type Schema,
+  type StateOf,
+  type ValueOf,
+} from '../../core/state';
+
+type FieldSpec = NumberParam | IntegerParam | NumberListParam;
+
+/// The largest seed the core's generator accepts (2^53 - 1).
+export const MAX_SEED = 2 ** 53 - 1;
+
+/// Laboratory settings shared by the audit and selection widgets: the chapter's noise level and
+/// bandwidth grid (section 12.4).
+export const laboratoryParams = {
+  noise: { kind: 'number', label: 'noise σ', default: 0.25, min: 0, max: 2, scale: 'linear', step: 0.01 },
+  bandwidths: {
+    kind: 'numbers',
+    label: 'bandwidth grid',
+    default: [0.05, 0.08, 0.12, 0.18, 0.28, 0.42, 0.65, 1.0],
+    min: 0.01,
+    max: 5,
+    minLength: 1,
+    maxLength: 16,
+  },
+} as const satisfies Record<string, NumberParam | NumberListParam>;
+
+export interface Field<P extends FieldSpec> {
+  element: HTMLLabelElement;
+  input: HTMLInputElement;
+  /// Shows `value` without firing onCommit.
+  set(value: ValueOf<P>): void;
+}
+
+export interface FieldOptions<P extends FieldSpec> {
+  /// Visible caption and accessible name.
+  label: string;
+  spec: P;
+  value: ValueOf<P>;
+  /// Called with the parsed value after the reader commits a valid entry (change / Enter).
+  onCommit(value: ValueOf<P>): void;
+  /// Called with a message naming the refused text and what the field accepts.
+  onRefuse(message: string): void;
+  /// Width in characters (lists need more room).
+  size?: number;
+}
+
+function show(spec: FieldSpec, value: unknown): string {
+  return spec.kind === 'numbers' ? (value as number[]).join(', ') : String(value);
+}
+
+/// `<label class="kl-control kl-field">caption <input class="kl-input"></label>`.
+export function field<P extends FieldSpec>(options: FieldOptions<P>): Field<P> {
+  const element = document.createElement('label');
+  element.className = 'kl-field';
+  const caption = document.createElement('span');
+  caption.className = 'kl-field__caption';
+  caption.textContent = options.label;
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.className = 'kl-input';
+  input.inputMode = options.spec.kind === 'numbers' ? 'text' : 'decimal';
+  input.spellcheck = false;
+  input.size = options.size ?? 8;
+  input.setAttribute('aria-label', options.label);
+  element.append(caption, input);
+  const set = (value: ValueOf<P>): void => {
+    input.value = show(options.spec, value);
+    input.removeAttribute('aria-invalid');
+  };
+  set(options.value);
+  input.addEventListener('change', () => {
+    const text = input.value.replace(/\s+/g, '');
+    const value = parseParam(options.spec, text) as ValueOf<P> | null;
+    if (value === null) {
+      input.setAttribute('aria-invalid', 'true');
+      options.onRefuse(`${options.label} = “${input.value}” is refused: expected ${describeParam(options.spec)}.`);
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    options.onCommit(value);
+  });
+  return { element, input, set };
+}
+
+/// The keys of a schema whose parameters can be typed into a field.
+export type FieldKey<S extends Schema> = { [K in keyof S]: S[K] extends FieldSpec ? K : never }[keyof S] & string;
+
+/// A maker of fields for a widget's settings: `make(key, size)` captions the field with the
+/// parameter's label, shows the current value and commits `{ [key]: value }`.
+export function settingsFields<S extends Schema>(
+  schema: S,
+  current: () => StateOf<S>,
+  onCommit: (partial: Partial<StateOf<S>>) => void,
+  onRefuse: (message: string) => void,
+): <K extends FieldKey<S>>(key: K, size: number) => Field<FieldSpec> {
+  return (key, size) => {
+    const spec = schema[key] as FieldSpec;
+    return field<FieldSpec>({
+      label: spec.label,
+      spec,
+      value: current()[key] as ValueOf<FieldSpec>,
+      size,
+      onCommit: (value) => onCommit({ [key]: value } as Partial<StateOf<S>>),
+      onRefuse,
+    });
+  };
+}
+
+/// A bandwidth as the chapter prints it ("0.05", "1.00"), with more digits only when needed.
+export function bandwidthText(h: number): string {
+  const two = h.toFixed(2);
+  return Number(two) === h ? two : String(Number(h.toPrecision(4)));
+}

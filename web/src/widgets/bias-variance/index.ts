@@ -1,0 +1,358 @@
+/// Figure 12.3 (left) and the section 12.4 table, live: the fixed-design bias/variance audit over
+/// noisy worlds, run in the worker one bandwidth at a time (progress, cancel), with the exact
+/// population curves and a draggable bandwidth marker reading out both at the current h.
+import type { ChapterConfig, RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
+import { onThemeChange } from '../../core/charts';
+import { button, controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from './fields';
+import { AuditView, type AuditFrame } from './view';
+import './bias-variance.css';
+
+/// Points of the exact (population) curves across the plotted range of h.
+const EXACT_POINTS = 97;
+
+const params = {
+  worlds: { kind: 'integer', label: 'noisy worlds', default: 1000, min: 2, max: 100000 },
+  keySeed: { kind: 'integer', label: 'key seed', default: 605012, min: 0, max: MAX_SEED },
+  monteCarloSeed: { kind: 'integer', label: 'world seed', default: 605014, min: 0, max: MAX_SEED },
+  ...laboratoryParams,
+  h: { kind: 'number', label: 'marker bandwidth h', default: 0.18, min: 0.01, max: 6, scale: 'log', exclusiveMin: true },
+} as const;
+
+type AuditState = StateOf<typeof params>;
+type Settings = Omit<AuditState, 'h'>;
+
+/// The core's partial laboratory config for these settings and bandwidths.
+function labConfig(settings: Settings, bandwidths: readonly number[]): Partial<ChapterConfig> {
+  return {
+    worlds: settings.worlds,
+    noise: settings.noise,
+    keySeed: settings.keySeed,
+    monteCarloSeed: settings.monteCarloSeed,
+    bandwidths: [...bandwidths],
+  };
+}
+
+/// The plotted h range: the grid with some margin, inside the marker's limits.
+function plotRange(bandwidths: readonly number[]): { min: number; max: number } {
+  return {
+    min: Math.max(params.h.min, Math.min(...bandwidths) / 1.3),
+    max: Math.min(params.h.max, Math.max(...bandwidths) * 1.25),
+  };
+}
+
+/// Log-spaced plotting positions across the range (drawing geometry for the dashed curves).
+function logPositions(range: { min: number; max: number }, count: number): number[] {
+  const ratio = Math.log(range.max / range.min);
+  return Array.from({ length: count }, (_, i) => range.min * Math.exp((ratio * i) / (count - 1)));
+}
+
+/// A y-axis top that holds the measured curves (and the exact ones across the grid).
+function yTop(rows: readonly RiskRow[], exact: readonly RiskRow[], gridMax: number): number {
+  const values = [...rows.map((r) => r.mse), ...exact.filter((r) => r.bandwidth <= gridMax).map((r) => r.mse)];
+  const top = Math.max(0.01, ...values.filter(Number.isFinite)) * 1.1;
+  const step = 10 ** Math.floor(Math.log10(top));
+  return Math.ceil(top / step) * step;
+}
+
+export default defineWidget({
+  name: 'bias-variance',
+  title: 'The trade-off is measurable',
+  figure: 'Figure 12.3 (left)',
+  order: 12.41,
+  params,
+  prose: `
+    <h3>Auditing the bandwidth over many noisy worlds</h3>
+    <p>The laboratory knows $f$, so it can do what observed data never allows: keep the 60 key
+    locations fixed, redraw the response noise in many independent worlds, and compare each
+    world's Nadaraya–Watson curve on the 241 queries with the noiseless truth. Averaged over
+    queries, the squared gap between the mean prediction and $f$ is the squared bias; the spread
+    of the predictions around their mean is the variance. Measured against $f$ itself there is no
+    irreducible-noise term:</p>
+    <p>$$\\operatorname{MSE}=\\operatorname{bias}^2+\\operatorname{variance}.$$</p>
+    <p>Because each prediction is linear in the responses, the same design also has an exact
+    population answer: $\\operatorname{bias}^2 = \\tfrac1m\\sum_r(\\vect{\\alpha}(q_r)^\\top f(\\matr{K}) - f(q_r))^2$
+    and $\\operatorname{variance} = \\tfrac{\\sigma^2}{m}\\sum_r\\norm{\\vect{\\alpha}(q_r)}^2$, drawn
+    dashed over a continuous range of $h$. The audit runs in the background one bandwidth at a
+    time; narrow kernels pay in variance, wide ones in bias, and on the chapter's grid the
+    smallest MSE falls at $h=0.18$. Drag the orange marker (or use its slider) to read both
+    decompositions at any $h$; change the worlds, the noise, the seeds or the grid and the table
+    is recomputed.</p>`,
+
+  mount(host, initial) {
+    let state: AuditState = { ...initial, bandwidths: [...initial.bandwidths] };
+    const view = new AuditView();
+    const markerChannel = host.channel('marker');
+    const exactChannel = host.channel('exact');
+    let frame: AuditFrame = {
+      rows: [],
+      exact: [],
+      minimum: null,
+      marker: state.h,
+      xRange: plotRange(state.bandwidths),
+      yMax: 0.35,
+    };
+    let run = 0;
+    let running = false;
+
+    // ---- settings ----
+    const refuse = (message: string): void => host.showError(message);
+    const settingsChanged = (partial: Partial<Settings>): void => {
+      update(partial);
+      startAudit();
+    };
+    const make = settingsFields(params, () => state, settingsChanged, refuse);
+    const worlds = make('worlds', 7);
+    const noise = make('noise', 5);
+    const keySeed = make('keySeed', 9);
+    const worldSeed = make('monteCarloSeed', 9);
+    const grid = make('bandwidths', 30);
+
+    // ---- progress, run and cancel ----
+    const progress = document.createElement('progress');
+    progress.setAttribute('aria-label', 'Monte Carlo audit progress');
+    const status = document.createElement('span');
+    status.dataset.testid = 'audit-status';
+    status.setAttribute('role', 'status');
+    const runButton = button('Run the audit', () => startAudit());
+    const cancelButton = button('Cancel', () => cancelAudit());
+    const resetButton = button("Chapter's settings", () => {
+      const chapter: Settings = {
+        worlds: params.worlds.default,
+        noise: params.noise.default,
+        keySeed: params.keySeed.default,
+        monteCarloSeed: params.monteCarloSeed.default,
+        bandwidths: [...params.bandwidths.default],
+      };
+      worlds.set(chapter.worlds);
+      noise.set(chapter.noise);
+      keySeed.set(chapter.keySeed);
+      worldSeed.set(chapter.monteCarloSeed);
+      grid.set(chapter.bandwidths);
+      settingsChanged(chapter);
+    });
+    const progressLine = document.createElement('div');
+    progressLine.className = 'kl-progress';
+    progressLine.append(progress, status, runButton, cancelButton);
+
+    // ---- marker ----
+    const marker = slider({
+      label: 'marker bandwidth h',
+      caption: 'marker h',
+      spec: params.h,
+      value: state.h,
+      format: (h) => precise(h, 3),
+      onInput: (h) => moveMarker(h),
+    });
+    const markerTable = dataTable('Both decompositions at the marker', ['at the marker', 'bias²', 'variance', 'MSE']);
+    markerTable.table.dataset.testid = 'marker-table';
+    const markerHeading = document.createElement('p');
+    markerHeading.className = 'kl-readout';
+    markerHeading.dataset.testid = 'marker-readout';
+    markerHeading.setAttribute('aria-live', 'polite');
+
+    // ---- the chapter's table ----
+    const table = dataTable('Fixed-design audit: one row per bandwidth on the grid', ['h', '2h²', 'bias²', 'variance', 'MSE']);
+    table.table.dataset.testid = 'audit-table';
+    const minimumLine = document.createElement('p');
+    minimumLine.className = 'kl-summary';
+    minimumLine.dataset.testid = 'grid-minimum';
+    minimumLine.setAttribute('aria-live', 'polite');
+
+    const tableBox = document.createElement('div');
+    tableBox.className = 'kl-scroll';
+    tableBox.append(table.table, minimumLine);
+    const markerBox = document.createElement('div');
+    markerBox.className = 'kl-scroll';
+    markerBox.append(markerTable.table);
+    host.root.append(
+      view.box,
+      controlRow(marker.element),
+      markerHeading,
+      markerBox,
+      progressLine,
+      tableBox,
+      controlRow(worlds.element, noise.element, keySeed.element, worldSeed.element),
+      controlRow(grid.element, resetButton),
+    );
+
+    function update(partial: Partial<AuditState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+    }
+
+    function settingsOf(s: AuditState): Settings {
+      const { h: _marker, ...settings } = s;
+      return settings;
+    }
+
+    function renderTable(rows: readonly RiskRow[], bestIndex: number | null): void {
+      table.setRows(
+        rows.map((row) => [
+          bandwidthText(row.bandwidth),
+          fixed(row.tau, 4),
+          fixed(row.bias2, 4),
+          fixed(row.variance, 4),
+          fixed(row.mse, 4),
+        ]),
+      );
+      const bodyRows = table.table.tBodies[0]?.rows ?? [];
+      Array.from(bodyRows).forEach((row, i) => {
+        const best = i === bestIndex;
+        row.classList.toggle('kl-row--best', best);
+        if (best) row.setAttribute('aria-label', 'grid minimum');
+      });
+    }
+
+    function setRunning(on: boolean): void {
+      running = on;
+      cancelButton.disabled = !on;
+      runButton.disabled = on;
+    }
+
+    async function startAudit(): Promise<void> {
+      const id = ++run;
+      const settings = settingsOf(state);
+      const bandwidths = [...settings.bandwidths];
+      setRunning(true);
+      host.clearError();
+      progress.max = bandwidths.length;
+      progress.value = 0;
+      status.textContent = `0 of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`;
+      minimumLine.textContent = 'grid minimum: computing…';
+      const range = plotRange(bandwidths);
+      void refreshExact(settings, range);
+      void refreshMarker();
+      const rows: RiskRow[] = [];
+      try {
+        for (const h of bandwidths) {
+          const [chunk] = await host.bridge.run([call('biasVarianceSweep', labConfig(settings, [h]))] as const);
+          if (id !== run) return;
+          const row = chunk[0];
+          if (row) rows.push(row);
+          progress.value = rows.length;
+          status.textContent = `${rows.length} of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`;
+          renderTable(rows, null);
+          frame = { ...frame, rows: [...rows], minimum: null, xRange: range, yMax: yTop(rows, frame.exact, Math.max(...bandwidths)) };
+          view.draw(frame);
+        }
+        const [minimum] = await host.bridge.run([
+          call('gridMinimum', rows.map((r) => r.bandwidth), rows.map((r) => r.mse)),
+        ] as const);
+        if (id !== run) return;
+        renderTable(rows, minimum.index);
+        minimumLine.textContent = `grid minimum: h=${bandwidthText(minimum.bandwidth)}, MSE=${fixed(minimum.risk, 4)}`;
+        status.textContent = `done: ${bandwidths.length} bandwidths × ${settings.worlds.toLocaleString('en-US')} worlds`;
+        frame = { ...frame, minimum: minimum.bandwidth };
+        view.draw(frame);
+        setRunning(false);
+      } catch (error) {
+        if (id !== run) return;
+        host.showError(error);
+        status.textContent = `stopped after ${rows.length} of ${bandwidths.length} bandwidths`;
+        minimumLine.textContent = '';
+        setRunning(false);
+      }
+    }
+
+    function cancelAudit(): void {
+      if (!running) return;
+      run++;
+      setRunning(false);
+      status.textContent = `cancelled after ${progress.value} of ${progress.max} bandwidths; the table keeps the finished rows`;
+      minimumLine.textContent = 'grid minimum: not computed (the audit was cancelled)';
+    }
+
+    async function refreshExact(settings: Settings, range: { min: number; max: number }): Promise<void> {
+      try {
+        const result = await exactChannel.request([
+          call('exactRisk', labConfig(settings, logPositions(range, EXACT_POINTS))),
+        ] as const);
+        if (!result) return;
+        const [exact] = result;
+        frame = { ...frame, exact, xRange: range, yMax: yTop(frame.rows, exact, Math.max(...settings.bandwidths)) };
+        view.draw(frame);
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    async function refreshMarker(): Promise<void> {
+      const h = state.h;
+      const settings = settingsOf(state);
+      try {
+        const result = await markerChannel.request([
+          call('biasVarianceSweep', labConfig(settings, [h])),
+          call('exactRisk', labConfig(settings, [h])),
+        ] as const);
+        if (!result) return;
+        const [[measured], [exact]] = result;
+        if (!measured || !exact) return;
+        host.clearError();
+        markerHeading.textContent = `At h = ${precise(measured.bandwidth, 3)} (τ = 2h² = ${precise(measured.tau, 3)}):`;
+        markerTable.setRows([
+          [`measured, ${settings.worlds.toLocaleString('en-US')} worlds`, fixed(measured.bias2, 4), fixed(measured.variance, 4), fixed(measured.mse, 4)],
+          ['exact (population)', fixed(exact.bias2, 4), fixed(exact.variance, 4), fixed(exact.mse, 4)],
+        ]);
+        frame = { ...frame, marker: measured.bandwidth };
+        view.draw(frame);
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    function moveMarker(h: number): void {
+      update({ h });
+      marker.set(h);
+      void refreshMarker();
+    }
+
+    // ---- dragging the marker on the chart ----
+    const canvas = view.chart.canvas;
+    let dragging = false;
+    const hAt = (event: PointerEvent): number | null => {
+      const rect = canvas.getBoundingClientRect();
+      const px = event.clientX - rect.left;
+      const py = event.clientY - rect.top;
+      const area = view.chart.chartArea;
+      if (!dragging && (px < area.left || px > area.right || py < area.top || py > area.bottom)) return null;
+      const x = view.chart.scales.x;
+      if (!x) return null;
+      const clamped = Math.min(Math.max(px, area.left), area.right);
+      return Number(x.getValueForPixel(clamped)?.toPrecision(3));
+    };
+    canvas.addEventListener('pointerdown', (event) => {
+      const h = hAt(event);
+      if (h === null || !(h > 0)) return;
+      dragging = true;
+      canvas.setPointerCapture(event.pointerId);
+      event.preventDefault();
+      moveMarker(h);
+    });
+    canvas.addEventListener('pointermove', (event) => {
+      if (!dragging) return;
+      const h = hAt(event);
+      if (h !== null && h > 0) moveMarker(h);
+    });
+    const stopDrag = (): void => {
+      dragging = false;
+    };
+    canvas.addEventListener('pointerup', stopDrag);
+    canvas.addEventListener('pointercancel', stopDrag);
+
+    const stopTheme = onThemeChange((colors) => view.recolor(colors, frame));
+    void startAudit();
+
+    return {
+      destroy() {
+        run++;
+        stopTheme();
+        view.destroy();
+      },
+    };
+  },
+});

@@ -1,0 +1,135 @@
+/// Figure 12.3 (left), live: bias², variance and MSE of the Monte-Carlo audit against h on a log
+/// axis (points on the grid), the exact population curves over a continuous range of h (dashed),
+/// the grid minimum (grey dashed line) and the draggable bandwidth marker (orange line).
+import { chartCanvas, createChart, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import type { RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
+import { logTick, recolorChart, vertical } from './plot';
+
+
+export interface AuditFrame {
+  /// Finished Monte-Carlo rows, in grid order (fewer than the grid while running or cancelled).
+  rows: readonly RiskRow[];
+  /// Exact risk over a dense log-spaced range of h.
+  exact: readonly RiskRow[];
+  /// The grid minimum's bandwidth once the whole grid is done.
+  minimum: number | null;
+  /// The bandwidth marker.
+  marker: number;
+  xRange: { min: number; max: number };
+  yMax: number;
+}
+
+const COMPONENTS = ['bias2', 'variance', 'mse'] as const;
+const NAMES = { bias2: 'bias²', variance: 'variance', mse: 'MSE' } as const;
+
+function curveColors(colors: Palette): Record<(typeof COMPONENTS)[number], string> {
+  return { bias2: colors.series[1] ?? '#0072B2', variance: colors.series[2] ?? '#009E73', mse: colors.series[0] ?? '#D55E00' };
+}
+
+export class AuditView {
+  readonly box: HTMLDivElement;
+  readonly chart: Chart<'scatter'>;
+  private colors = palette();
+
+  constructor() {
+    const { box, canvas } = chartCanvas(
+      'The trade-off is measurable: squared bias, variance and MSE against bandwidth h on a log axis, the exact population curves dashed, the grid minimum and the draggable bandwidth marker as vertical lines',
+      'kl-chart kl-chart--tall kl-chart--interactive',
+    );
+    this.box = box;
+    this.chart = createChart<'scatter'>(canvas, {
+      type: 'scatter',
+      data: { datasets: [] },
+      options: {
+        plugins: {
+          legend: {
+            display: true,
+            position: 'bottom',
+            labels: { boxWidth: 18, boxHeight: 2, font: { size: 11 }, sort: (a, b) => (a.datasetIndex ?? 0) - (b.datasetIndex ?? 0) },
+          },
+        },
+        scales: {
+          x: {
+            type: 'logarithmic',
+            min: 0.04,
+            max: 1.25,
+            title: { display: true, text: 'bandwidth h (log scale)' },
+            ticks: { callback: logTick, autoSkip: true, maxRotation: 0 },
+          },
+          y: { type: 'linear', min: 0, max: 0.35, title: { display: true, text: 'error against true f' } },
+        },
+      },
+    });
+  }
+
+  draw(frame: AuditFrame): void {
+    scheduleFrame(this.chart as unknown as Chart, () => this.fill(frame));
+  }
+
+  recolor(colors: Palette, frame: AuditFrame | null): void {
+    this.colors = colors;
+    recolorChart(this.chart as unknown as Chart, colors);
+    if (frame) this.draw(frame);
+  }
+
+  private fill(frame: AuditFrame): void {
+    const c = this.colors;
+    const color = curveColors(c);
+    const x = this.chart.options.scales?.x;
+    const y = this.chart.options.scales?.y;
+    if (x && y) {
+      x.min = frame.xRange.min;
+      x.max = frame.xRange.max;
+      y.max = frame.yMax;
+    }
+    const measured = COMPONENTS.map((key) => ({
+      label: NAMES[key],
+      data: frame.rows.map((row) => ({ x: row.bandwidth, y: row[key] })),
+      showLine: true,
+      borderColor: color[key],
+      backgroundColor: color[key],
+      borderWidth: key === 'mse' ? 2.6 : 1.6,
+      pointRadius: 3.5,
+      order: 1,
+    }));
+    const exact = COMPONENTS.map((key) => ({
+      label: `${NAMES[key]} exact`,
+      data: frame.exact.map((row) => ({ x: row.bandwidth, y: row[key] })),
+      showLine: true,
+      borderColor: color[key],
+      backgroundColor: color[key],
+      borderDash: [5, 4],
+      borderWidth: 1.2,
+      pointRadius: 0,
+      order: 2,
+    }));
+    const lines = [
+      {
+        label: 'grid minimum',
+        data: frame.minimum === null ? [] : vertical(frame.minimum, frame.yMax),
+        showLine: true,
+        borderColor: c.muted,
+        backgroundColor: c.muted,
+        borderDash: [6, 4],
+        borderWidth: 1,
+        pointRadius: 0,
+        order: 3,
+      },
+      {
+        label: 'marker h',
+        data: vertical(frame.marker, frame.yMax),
+        showLine: true,
+        borderColor: c.orange,
+        backgroundColor: c.orange,
+        borderWidth: 2,
+        pointRadius: 0,
+        order: 0,
+      },
+    ];
+    this.chart.data.datasets = [...measured, ...exact, ...lines];
+  }
+
+  destroy(): void {
+    this.chart.destroy();
+  }
+}
