@@ -95,3 +95,22 @@ test('mismatched keys and values fall back with a visible note', async () => {
   await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
   assert.ok((await notes.allTextContents()).some((text) => /same length/.test(text)));
 });
+
+test('touch: a tap on empty space adds a point and a touch drag moves the query', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup'), { hasTouch: true });
+  const prediction = page.getByTestId('prediction');
+  await waitForText(prediction, /^2\.7412$/);
+  const box = await page.locator('.kl-chart--interactive canvas').boundingBox();
+  await page.touchscreen.tap(box.x + box.width * 0.85, box.y + box.height * 0.15);
+  await page.waitForFunction(() => document.querySelectorAll('.kl-table tbody tr').length === 4);
+
+  const cdp = await page.context().newCDPSession(page);
+  const y = box.y + box.height * 0.75;
+  const touch = (type, x) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  await touch('touchStart', box.x + box.width * 0.3);
+  for (let i = 1; i <= 6; i++) await touch('touchMove', box.x + box.width * (0.3 - i * 0.02));
+  await touch('touchEnd');
+  await waitForText(page.locator('.kl-readout'), /f̂\((?!3\.50)/);
+  assert.deepEqual(errors, []);
+});

@@ -185,7 +185,7 @@ export function starImage(color: string, radius: number): HTMLCanvasElement {
 const scheduled = new Map<Chart, Array<() => void>>();
 let frameRequested = false;
 
-/// Marks `kernel-lens:frame` after the browser painted (a task posted from requestAnimationFrame
+/// With timing enabled, marks `kernel-lens:frame` after the browser painted (a task posted from requestAnimationFrame
 /// runs after that frame's rendering); `detail.issuedAt` is when the drawn data was requested.
 function markPainted(issuedAt: number): void {
   if (!timingEnabled) return;
