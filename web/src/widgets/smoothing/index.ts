@@ -34,6 +34,9 @@ interface Laboratory {
   observedValues: Float64Array;
   dense: Float64Array;
   truth: Float64Array;
+  /// Chart points of the truth curve and the noisy sample, built once.
+  truthPoints: XY[];
+  samplePoints: XY[];
 }
 
 const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] =>
@@ -97,7 +100,7 @@ export default defineWidget({
         chart.data.datasets = [
           {
             label: 'truth',
-            data: points(current.dense, current.truth),
+            data: current.truthPoints,
             showLine: true,
             borderColor: colors.truth,
             borderWidth: 2,
@@ -106,7 +109,7 @@ export default defineWidget({
           },
           {
             label: 'one noisy sample',
-            data: points(current.keys, current.observedValues),
+            data: current.samplePoints,
             backgroundColor: withAlpha(colors.sample, 0.72),
             borderColor: withAlpha(colors.sample, 0.72),
             pointRadius: 2.5,
@@ -217,7 +220,14 @@ export default defineWidget({
         ] as const);
         const [dataset, dense] = first;
         const [truth] = await host.bridge.run([call('truth', dense)] as const);
-        lab = { keys: dataset.keys, observedValues: dataset.observedValues, dense, truth };
+        lab = {
+          keys: dataset.keys,
+          observedValues: dataset.observedValues,
+          dense,
+          truth,
+          truthPoints: points(dense, truth),
+          samplePoints: points(dataset.keys, dataset.observedValues),
+        };
         waiting();
         setBandwidths(state.bandwidths);
         paint();
