@@ -3,7 +3,7 @@
 /// the grid minimum (grey dashed line) and the draggable bandwidth marker (orange line).
 import { chartCanvas, createChart, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
 import type { RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { logTick, recolorChart, vertical } from './plot';
+import { logTick, recolorChart, vertical, type XY } from './plot';
 
 
 export interface AuditFrame {
@@ -82,51 +82,56 @@ export class AuditView {
       x.max = frame.xRange.max;
       y.max = frame.yMax;
     }
+    const datasets = this.chart.data.datasets;
+    if (datasets.length === 0) datasets.push(...this.emptyDatasets());
+    COMPONENTS.forEach((key, i) => {
+      const measured = datasets[i];
+      const exact = datasets[i + COMPONENTS.length];
+      if (measured) {
+        measured.data = frame.rows.map((row) => ({ x: row.bandwidth, y: row[key] }));
+        measured.borderColor = measured.backgroundColor = color[key];
+      }
+      if (exact) {
+        exact.data = frame.exact.map((row) => ({ x: row.bandwidth, y: row[key] }));
+        exact.borderColor = exact.backgroundColor = color[key];
+      }
+    });
+    const [minimum, marker] = datasets.slice(2 * COMPONENTS.length);
+    if (minimum) {
+      minimum.data = frame.minimum === null ? [] : vertical(frame.minimum, frame.yMax);
+      minimum.borderColor = minimum.backgroundColor = c.muted;
+    }
+    if (marker) {
+      marker.data = vertical(frame.marker, frame.yMax);
+      marker.borderColor = marker.backgroundColor = c.orange;
+    }
+  }
+
+  /// The eight datasets, created once: measured bias², variance, MSE; their exact curves; the
+  /// grid-minimum line; the marker line.
+  private emptyDatasets(): Chart<'scatter'>['data']['datasets'] {
     const measured = COMPONENTS.map((key) => ({
       label: NAMES[key],
-      data: frame.rows.map((row) => ({ x: row.bandwidth, y: row[key] })),
+      data: [] as XY[],
       showLine: true,
-      borderColor: color[key],
-      backgroundColor: color[key],
       borderWidth: key === 'mse' ? 2.6 : 1.6,
       pointRadius: 3.5,
       order: 1,
     }));
     const exact = COMPONENTS.map((key) => ({
       label: `${NAMES[key]} exact`,
-      data: frame.exact.map((row) => ({ x: row.bandwidth, y: row[key] })),
+      data: [] as XY[],
       showLine: true,
-      borderColor: color[key],
-      backgroundColor: color[key],
       borderDash: [5, 4],
       borderWidth: 1.2,
       pointRadius: 0,
       order: 2,
     }));
     const lines = [
-      {
-        label: 'grid minimum',
-        data: frame.minimum === null ? [] : vertical(frame.minimum, frame.yMax),
-        showLine: true,
-        borderColor: c.muted,
-        backgroundColor: c.muted,
-        borderDash: [6, 4],
-        borderWidth: 1,
-        pointRadius: 0,
-        order: 3,
-      },
-      {
-        label: 'marker h',
-        data: vertical(frame.marker, frame.yMax),
-        showLine: true,
-        borderColor: c.orange,
-        backgroundColor: c.orange,
-        borderWidth: 2,
-        pointRadius: 0,
-        order: 0,
-      },
+      { label: 'grid minimum', data: [] as XY[], showLine: true, borderDash: [6, 4], borderWidth: 1, pointRadius: 0, order: 3 },
+      { label: 'marker h', data: [] as XY[], showLine: true, borderWidth: 2, pointRadius: 0, order: 0 },
     ];
-    this.chart.data.datasets = [...measured, ...exact, ...lines];
+    return [...measured, ...exact, ...lines];
   }
 
   destroy(): void {
