@@ -255,6 +255,8 @@ def main() -> None:
         dict(CHAPTER, keySeed=123456789, observedSeed=0, monteCarloSeed=1, keys=90, queries=101,
              worlds=2, noise=0.05, bandwidths=[0.02, 0.07, 0.3], keyLow=-1.0, keyHigh=4.0,
              queryLow=-0.5, queryHigh=3.5),
+        dict(CHAPTER, keySeed=2**52 + 11, observedSeed=5, monteCarloSeed=6, keys=30, queries=1999,
+             worlds=50, noise=1.5, bandwidths=[0.004, 0.05, 5.0], queryLow=-6.0, queryHigh=6.0),
     ]
     keys, observed, queries = dataset(CHAPTER)
     exact_config = dict(CHAPTER, bandwidths=list(np.geomspace(0.02, 2.0, 25)))

@@ -22,6 +22,97 @@ void check_range(double low, double high, const char* low_name, const char* high
                                 high_name + ", got " + format_number(low) + " and " + format_number(high));
 }
 
+/// Rows of queries continued from one directly computed anchor; the recurrence's drift stays
+/// near block^2/2 ulps (about 1e-12 relative).
+constexpr Eigen::Index recurrence_block = 128;
+/// Rows whose largest unnormalised weight falls below this are recomputed with a shifted exponent
+/// (so that squared weights stay far from underflow).
+constexpr double smallest_trusted_weight = 1e-100;
+/// Cells below e^-42 times a lower bound of their row's largest weight are skipped (< 1e-18 relative).
+constexpr double negligible_log_ratio = 42.0;
+
+/// \f$ D = \max_r \min_i |q_r - k_i| \f$ for sorted keys: every row has a key within D.
+double farthest_nearest_key(const Vector& sorted_keys, const Vector& queries) {
+  double farthest = 0.0;
+  for (const double q : queries) {
+    const auto* upper = std::lower_bound(sorted_keys.data(), sorted_keys.data() + sorted_keys.size(), q);
+    double nearest = std::numeric_limits<double>::infinity();
+    if (upper != sorted_keys.data() + sorted_keys.size()) nearest = *upper - q;
+    if (upper != sorted_keys.data()) nearest = std::min(nearest, q - *(upper - 1));
+    farthest = std::max(farthest, nearest);
+  }
+  return farthest;
+}
+
+/// Unnormalised Gaussian weights g_ri = exp(-(q_r - k_i)^2 t), t = 1/(2h^2), for sorted scalar
+/// keys and evenly spaced queries, handed to visit(r, i, g) key by key; negligible cells are
+/// skipped. Along a key's column g_{r+1} = g_r rho_r, rho_{r+1} = rho_r gamma with
+/// gamma = exp(-2 step^2 t): per block of rows one exp at the row nearest the key and one per
+/// direction for the ratio, multiplications elsewhere. Returns each row's largest weight.
+template <class Visit>
+Vector visit_grid_gaussian(const Vector& keys, const Vector& queries, double bandwidth, double farthest,
+                           Visit&& visit) {
+  const Eigen::Index m = queries.size();
+  const double t = 1.0 / (2.0 * bandwidth * bandwidth);
+  const double step = m > 1 ? (queries(m - 1) - queries(0)) / static_cast<double>(m - 1) : 0.0;
+  const double gamma = std::exp(-2.0 * step * step * t);
+  const double negligible = std::exp(-farthest * farthest * t - negligible_log_ratio);
+  Vector row_max = Vector::Zero(m);
+  for (Eigen::Index i = 0; i < keys.size(); ++i) {
+    const double key = keys(i);
+    const double nearest = step > 0.0 ? std::round((key - queries(0)) / step) : 0.0;
+    for (Eigen::Index begin = 0; begin < m; begin += recurrence_block) {
+      const Eigen::Index end = std::min(m, begin + recurrence_block);
+      const auto anchor = static_cast<Eigen::Index>(
+          std::clamp(nearest, static_cast<double>(begin), static_cast<double>(end - 1)));
+      const double offset = queries(anchor) - key;
+      const double peak = std::exp(-offset * offset * t);
+      if (peak < negligible) continue;
+      const auto emit = [&](Eigen::Index r, double g) {
+        visit(r, i, g);
+        row_max(r) = std::max(row_max(r), g);
+      };
+      emit(anchor, peak);
+      if (anchor + 1 < end) {
+        double ratio = std::exp(-(2.0 * offset * step + step * step) * t);
+        double g = peak;
+        for (Eigen::Index r = anchor + 1; r < end && (g *= ratio) >= negligible; ++r) {
+          emit(r, g);
+          ratio *= gamma;
+        }
+      }
+      if (anchor > begin) {
+        double ratio = std::exp((2.0 * offset * step - step * step) * t);
+        double g = peak;
+        for (Eigen::Index r = anchor - 1; r >= begin && (g *= ratio) >= negligible; --r) {
+          emit(r, g);
+          ratio *= gamma;
+        }
+      }
+    }
+  }
+  return row_max;
+}
+
+/// A row's weights recomputed as softmax(-(q_r - k)^2 t), for rows whose weights all underflow.
+Vector shifted_gaussian_row(const Vector& keys, double query, double bandwidth) {
+  const Eigen::ArrayXd scores = -(keys.array() - query).square() / (2.0 * bandwidth * bandwidth);
+  return (scores - scores.maxCoeff()).exp().matrix();
+}
+
+/// Normalised Gaussian weights on the query grid, (m, n), column-major.
+Eigen::MatrixXd grid_gaussian_weights(const Vector& keys, const Vector& queries, double bandwidth,
+                                      double farthest) {
+  Eigen::MatrixXd weights = Eigen::MatrixXd::Zero(queries.size(), keys.size());
+  const Vector row_max = visit_grid_gaussian(keys, queries, bandwidth, farthest,
+                                             [&](Eigen::Index r, Eigen::Index i, double g) { weights(r, i) = g; });
+  for (Eigen::Index r = 0; r < queries.size(); ++r)
+    if (row_max(r) < smallest_trusted_weight) weights.row(r) = shifted_gaussian_row(keys, queries(r), bandwidth).transpose();
+  const Vector sums = weights.rowwise().sum();
+  weights.array().colwise() /= sums.array();
+  return weights;
+}
+
 }  // namespace
 
 void check_seed(std::uint64_t seed, const char* name) {
@@ -113,14 +204,13 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
                                                          1.0 / static_cast<double>(config.worlds));
   covariance.triangularView<Eigen::StrictlyUpper>() = covariance.transpose();
 
-  const RowMatrix queries = as_rows(data.queries);
-  const RowMatrix keys = as_rows(data.keys);
   const auto m = static_cast<double>(data.queries.size());
+  const double farthest = farthest_nearest_key(data.keys, data.queries);
   std::vector<RiskRow> rows;
   rows.reserve(config.bandwidths.size());
-  RowMatrix weighted_covariance(queries.rows(), keys.rows());
+  Eigen::MatrixXd weighted_covariance(data.queries.size(), data.keys.size());
   for (const double bandwidth : config.bandwidths) {
-    const RowMatrix weights = attention_weights(queries, keys, bandwidth);
+    const Eigen::MatrixXd weights = grid_gaussian_weights(data.keys, data.queries, bandwidth, farthest);
     const Vector bias = weights * mean_response - data.truth_at_queries;
     weighted_covariance.noalias() = weights * covariance;
     RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth), bias.squaredNorm() / m,
@@ -133,17 +223,33 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
 
 std::vector<RiskRow> exact_risk(const LabConfig& config) {
   const ChapterDataset data = chapter_dataset(config);
-  const RowMatrix queries = as_rows(data.queries);
-  const RowMatrix keys = as_rows(data.keys);
-  const auto m = static_cast<double>(data.queries.size());
+  const Eigen::Index m = data.queries.size();
+  const double farthest = farthest_nearest_key(data.keys, data.queries);
   const double noise2 = config.noise * config.noise;
   std::vector<RiskRow> rows;
   rows.reserve(config.bandwidths.size());
+  /// Per row: s0 = sum g, s1 = sum g f(k), s2 = sum g^2; then w.f(K) = s1/s0, ||w||^2 = s2/s0^2.
+  Eigen::ArrayXd s0(m), s1(m), s2(m);
   for (const double bandwidth : config.bandwidths) {
-    const RowMatrix weights = attention_weights(queries, keys, bandwidth);
-    RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth),
-                (weights * data.truth_at_keys - data.truth_at_queries).squaredNorm() / m,
-                noise2 * weights.squaredNorm() / m, 0.0};
+    s0.setZero();
+    s1.setZero();
+    s2.setZero();
+    const Vector row_max = visit_grid_gaussian(data.keys, data.queries, bandwidth, farthest,
+                                               [&](Eigen::Index r, Eigen::Index i, double g) {
+                                                 s0(r) += g;
+                                                 s1(r) += g * data.truth_at_keys(i);
+                                                 s2(r) += g * g;
+                                               });
+    for (Eigen::Index r = 0; r < m; ++r) {
+      if (row_max(r) >= smallest_trusted_weight) continue;
+      const Vector g = shifted_gaussian_row(data.keys, data.queries(r), bandwidth);
+      s0(r) = g.sum();
+      s1(r) = g.dot(data.truth_at_keys);
+      s2(r) = g.squaredNorm();
+    }
+    const Eigen::ArrayXd bias = s1 / s0 - data.truth_at_queries.array();
+    RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth), bias.square().mean(),
+                noise2 * (s2 / s0.square()).mean(), 0.0};
     row.mse = row.bias2 + row.variance;
     rows.push_back(row);
   }
