@@ -1,0 +1,27 @@
+// JavaScript surface of numpy.interp, used to draw the k = q locus of an attention map.
+#include "common.hpp"
+#include "kernel_lens/interpolation.hpp"
+
+namespace kernel_lens::wasm {
+namespace {
+
+val interp_js(val x, val xp, val fp) {
+  return guarded([&] {
+    return to_float64_array(interp(to_eigen_vector(x, "x"), to_eigen_vector(xp, "xp"), to_eigen_vector(fp, "fp")));
+  });
+}
+
+val sorted_key_position_js(val queries, val keys) {
+  return guarded([&] {
+    return to_float64_array(sorted_key_position(to_eigen_vector(queries, "queries"), to_eigen_vector(keys, "keys")));
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(kernel_lens_interpolation) {
+  function_with_optional_arguments<3, interp_js>("interp");
+  function_with_optional_arguments<2, sorted_key_position_js>("sortedKeyPosition");
+}
+
+}  // namespace kernel_lens::wasm
