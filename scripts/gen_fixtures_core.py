@@ -161,9 +161,19 @@ def random_cases(rng: np.random.Generator) -> tuple[list, list]:
     return attention_cases, ols_cases
 
 
+def sum_cases(rng: np.random.Generator) -> list:
+    """np.sum of assorted lengths (pairwise blocking kicks in at 8 and 128 terms), as hex for bit checks."""
+    cases = []
+    for n in [1, 3, 7, 8, 9, 15, 16, 17, 60, 127, 128, 129, 255, 256, 300, 1000, 2049]:
+        values = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, size=n)
+        cases.append({"values": [v.hex() for v in values], "sum": float(np.sum(values)).hex()})
+    return cases
+
+
 def main() -> None:
     attention_cases, ols_cases = random_cases(np.random.default_rng(20240612))
-    fixture = {"chapter": chapter_examples(), "attention_cases": attention_cases, "ols_cases": ols_cases}
+    fixture = {"chapter": chapter_examples(), "attention_cases": attention_cases, "ols_cases": ols_cases,
+               "sums": sum_cases(np.random.default_rng(7))}
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(fixture, indent=1) + "\n")
     print(f"wrote {OUT} ({len(attention_cases)} attention cases, {len(ols_cases)} OLS cases)")

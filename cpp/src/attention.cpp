@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernel_lens/limits.hpp"
+#include "kernel_lens/summation.hpp"
 
 namespace kernel_lens {
 
@@ -94,15 +95,17 @@ UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, 
   check_query(query, keys);
   const RowMatrix query_row = query.transpose();
   UnderflowReport report;
-  report.log_scores = log_scores(query_row, keys, bandwidth, Kernel::Gaussian).row(0).transpose();
+  report.log_scores.resize(keys.rows());
+  for (Eigen::Index i = 0; i < keys.rows(); ++i)
+    report.log_scores(i) = -0.5 * ((query.transpose() - keys.row(i)) / bandwidth).squaredNorm();
   report.kernel_values = report.log_scores.array().unaryExpr([](double a) { return std::exp(a); });
-  report.naive_denominator = report.kernel_values.sum();
+  report.naive_denominator = pairwise_sum(report.kernel_values.data(), static_cast<std::size_t>(keys.rows()));
   report.naive_weights = report.kernel_values / report.naive_denominator;
   report.naive_all_finite = report.naive_weights.allFinite();
   Eigen::RowVectorXd stable = report.log_scores.transpose();
   softmax_row_inplace(stable);
   report.stable_weights = stable.transpose();
-  report.stable_sum = report.stable_weights.sum();
+  report.stable_sum = pairwise_sum(report.stable_weights.data(), static_cast<std::size_t>(keys.rows()));
   report.stable_weights.maxCoeff(&report.nearest_index);
   if (report.naive_all_finite)
     report.max_abs_difference = (report.naive_weights - report.stable_weights).cwiseAbs().maxCoeff();

@@ -1,11 +1,13 @@
 #include "kernel_lens/softmax.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "kernel_lens/limits.hpp"
+#include "kernel_lens/summation.hpp"
 
 namespace kernel_lens {
 
@@ -15,15 +17,15 @@ EmptyRowPolicy parse_empty_row_policy(const std::string& name) {
   throw std::invalid_argument("emptyRows must be \"error\" or \"nearest\", got \"" + name + "\"");
 }
 
+double row_sum(const Eigen::Ref<const Eigen::RowVectorXd>& row) {
+  return pairwise_sum(row.data(), static_cast<std::size_t>(row.size()));
+}
+
 bool softmax_row_inplace(RowVectorOut scores) {
   const double shift = scores.maxCoeff();
   if (shift == -std::numeric_limits<double>::infinity()) return false;
-  double sum = 0.0;
-  for (auto& x : scores.array()) {
-    x = std::exp(x - shift);
-    sum += x;
-  }
-  scores.array() /= sum;
+  for (auto& x : scores.array()) x = std::exp(x - shift);
+  scores.array() /= row_sum(scores);
   return true;
 }
 
@@ -70,14 +72,17 @@ RowMatrix naive_normalize(const MatrixRef& log_scores) {
   check_cells(static_cast<std::size_t>(log_scores.rows()), static_cast<std::size_t>(log_scores.cols()),
               "logScores");
   RowMatrix weights = log_scores.array().unaryExpr([](double s) { return std::exp(s); });
-  for (Eigen::Index r = 0; r < weights.rows(); ++r) weights.row(r) /= weights.row(r).sum();
+  for (Eigen::Index r = 0; r < weights.rows(); ++r) weights.row(r).array() /= row_sum(weights.row(r));
   return weights;
 }
 
 double max_row_sum_error(const MatrixRef& weights) {
   check_finite(weights, "weights");
   if (weights.rows() == 0) throw std::invalid_argument("weights must have at least one row");
-  return (weights.rowwise().sum().array() - 1.0).abs().maxCoeff();
+  double worst = 0.0;
+  for (Eigen::Index r = 0; r < weights.rows(); ++r)
+    worst = std::max(worst, std::abs(row_sum(weights.row(r)) - 1.0));
+  return worst;
 }
 
 }  // namespace kernel_lens

@@ -51,6 +51,7 @@ describe('the chapter\'s numbers', () => {
     const report = kl.underflowReport([query], chapter.chapter_keys, 1, bandwidth);
     assert.equal(report.naiveAllFinite, true);
     assert.ok(report.maxAbsDifference < 1e-16, `difference ${report.maxAbsDifference}`);
+    assert.equal(report.maxAbsDifference.toExponential(2), '2.78e-17', 'the chapter prints 2.78e-17');
     assert.ok(maxAbsDifference(report.stableWeights, weights) < 1e-15);
     for (let i = 0; i < logKernel.length; i += 1)
       assert.ok(Math.abs(report.logScores[i] - logKernel[i]) <= 1e-15 * Math.abs(logKernel[i]));
@@ -79,6 +80,7 @@ describe('the chapter\'s numbers', () => {
     assert.equal(result.weights.length, 31 * 60);
     assert.equal(result.outputs.length, 31);
     assert.ok(kl.maxRowSumError(result.weights, 60) <= 1e-15);
+    assert.equal(kl.maxRowSumError(result.weights, 60).toExponential(2), '2.22e-16', 'the chapter prints 2.22e-16');
     assert.ok(maxAbsDifference(result.weights, weights) < 1e-14);
     assert.ok(maxAbsDifference(result.outputs, outputs) < 1e-14);
   });

@@ -39,8 +39,9 @@ Vector uniform_limit(Eigen::Index n);
 RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys);
 
 /// The far-query trap of section 12.5 for one query and the Gaussian kernel, side by side.
+/// Sums run in NumPy's pairwise order, so the measured gaps match the chapter's printout.
 struct UnderflowReport {
-  Vector log_scores;         ///< \f$ a_i = -\|q-k_i\|^2/(2h^2) \f$, (n)
+  Vector log_scores;         ///< \f$ a_i = -\tfrac12\|(q-k_i)/h\|^2 \f$ as the chapter's check writes it, (n)
   Vector kernel_values;      ///< \f$ \kappa_i = \exp(a_i) \f$, exponentiated directly, (n)
   double naive_denominator;  ///< \f$ \sum_i \kappa_i \f$ (0 when every kernel value underflows)
   Vector naive_weights;      ///< \f$ \kappa_i / \sum_j \kappa_j \f$, NaN on 0/0, (n)

@@ -15,6 +15,9 @@ enum class EmptyRowPolicy {
 /// Parses "error" or "nearest"; throws std::invalid_argument otherwise.
 EmptyRowPolicy parse_empty_row_policy(const std::string& name);
 
+/// \f$ \sum_i a_i \f$ of one row in NumPy's pairwise order (see summation.hpp).
+double row_sum(const Eigen::Ref<const Eigen::RowVectorXd>& row);
+
 /// \f$ a_i = \exp(s_i - \max_j s_j) / \sum_j \exp(s_j - \max_j s_j) \f$ for one row, in place.
 /// Returns false, leaving the row untouched, when every score is -inf. No validation.
 bool softmax_row_inplace(RowVectorOut scores);
