@@ -32,7 +32,8 @@ TEST_CASE("grid minimum matches numpy.argmin on the chapter audit and hand-made 
 }
 
 TEST_CASE("the chapter's audit has its grid minimum at h = 0.18", "[grid_minimum]") {
-  const auto& chapter = grid_fixture()["cases"][0];
+  const nlohmann::json fixture = grid_fixture();
+  const auto& chapter = fixture["cases"][0];
   const GridMinimum minimum = grid_minimum(chapter["bandwidths"].get<std::vector<double>>(),
                                            as_vector(chapter["risks"].get<std::vector<double>>()));
   REQUIRE(minimum.bandwidth == 0.18);

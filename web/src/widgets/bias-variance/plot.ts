@@ -12,8 +12,13 @@ export function vertical(x: number, top: number): XY[] {
   ];
 }
 
-/// Tick labels of a log axis with at most two significant digits (0.05, 0.1, 1).
-export const logTick = (value: number | string): string => String(Number(Number(value).toPrecision(2)));
+/// Tick labels of a log axis at 1, 2 and 5 times a power of ten (0.05, 0.1, 0.2, 0.5, 1); the
+/// other ticks keep their grid line without a label, so narrow charts stay legible.
+export const logTick = (value: number | string): string => {
+  const x = Number(Number(value).toPrecision(2));
+  const leading = Number(x.toExponential(1).slice(0, 3));
+  return leading === 1 || leading === 2 || leading === 5 ? String(x) : '';
+};
 
 /// Points into the scale, grid, title and legend colours of `colors`.
 export function recolorChart(chart: Chart, colors: Palette): void {
