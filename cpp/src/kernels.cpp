@@ -60,6 +60,9 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
   constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
   auto row = squared_distances.array();
   const double h2 = bandwidth * bandwidth;
+  if (h2 == 0.0)
+    throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
+                                " is too small: 2h^2 underflows to 0 and the scores become 0/0");
   switch (kernel) {
     case Kernel::Gaussian:
       row = -row / (2.0 * h2);

@@ -57,6 +57,10 @@ test('typing h = 0 or a negative h is refused with the reason; the last drawing 
     assert.match(message, /limit h → 0⁺ exists, \(0\.5, 0\.5, 0\.0\)/);
     assert.equal(await page.getByTestId('weights').textContent(), before);
   }
+  await typed.fill('1e-200');
+  await typed.press('Enter');
+  assert.match(await waitForText(page.locator('.kl-widget__error'), /1e-200|1\.00e−200/), /too small: 2h\^2 underflows to 0.*0\/0/);
+  assert.equal(await page.getByTestId('weights').textContent(), before);
   await screenshot(page, 'ties-refused');
   await typed.fill('0.1');
   await typed.press('Enter');
