@@ -31,3 +31,11 @@ export function tuple(xs: ArrayLike<number>, digits: number): string {
 export function roundSignificant(x: number, digits = 3): number {
   return Number(x.toPrecision(digits));
 }
+
+/// Exactly Python's "{:.2e}" (as the chapter prints it): 2.22e-16 → "2.22e-16", 0 → "0.00e+00".
+export function scientific(x: number, digits = 2): string {
+  if (!Number.isFinite(x)) return fixed(x, 0);
+  const [mantissa = '', exponent = '0'] = x.toExponential(digits).split('e');
+  const power = Number(exponent);
+  return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+}

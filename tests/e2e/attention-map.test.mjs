@@ -1,0 +1,95 @@
+// Figure 12.3 (right) in the browser: the chapter's shapes line and row-sum error at h = 0.18, the
+// key-location ticks, the linked row view by keyboard and pointer, the log scale, and large maps.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
+
+const interpolation = JSON.parse(readFileSync(new URL('../fixtures/interpolation.json', import.meta.url), 'utf8'));
+const ascii = (text) => text.replace(/−/g, '-');
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+test('at h = 0.18 the chapter prints the shapes line and a 2.22e-16 row-sum error', async () => {
+  const { page, errors } = await site.newPage(embedPath('attention-map'));
+  assert.equal(
+    await waitForText(page.getByTestId('shapes'), /AV/),
+    'Q (31, 1), K (60, 1), V (60, 1), A (31, 60), AV (31, 1)',
+  );
+  assert.equal(await waitForText(page.getByTestId('row-sum-error'), /e/), '2.22e-16');
+  const ticks = await page.locator('.kl-heatmap__x-ticks .kl-heatmap__tick').allTextContents();
+  assert.deepEqual(ticks.map(ascii), interpolation.tick_labels);
+  assert.match(await page.locator('.kl-map__title').textContent(), /h = 0\.18/);
+  const image = page.locator('.kl-heatmap__image');
+  assert.equal(await image.getAttribute('role'), 'img');
+  assert.deepEqual(await image.evaluate((c) => [c.width, c.height]), [60, 31]);
+  await page.waitForTimeout(200);
+  await screenshot(page, 'attention-map');
+  assert.deepEqual(errors, []);
+});
+
+test('the highlighted row follows the keyboard and the pointer', async () => {
+  const { page } = await site.newPage(embedPath('attention-map'));
+  await waitForText(page.getByTestId('row-sum-error'), /e/);
+  const query = page.getByTestId('row-query');
+  assert.equal(await waitForText(query, /\d/), '0.0000');
+  const before = await page.getByTestId('row-prediction').textContent();
+  await press(page.getByRole('slider', { name: 'highlighted query row' }), 'ArrowRight', 5);
+  assert.equal(await waitForText(query, /^0\.9667$/), '0.9667');
+  assert.notEqual(await page.getByTestId('row-prediction').textContent(), before);
+
+  const box = await page.locator('.kl-heatmap__plot').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height - 2);
+  assert.equal(await waitForText(query, /^−2\.9/), '−2.9000');
+  assert.equal(await page.getByRole('slider', { name: 'highlighted query row' }).inputValue(), '0');
+});
+
+test('the bandwidth changes the map and the log scale shows the underflowed cells', async () => {
+  const { page, errors } = await site.newPage(embedPath('attention-map', { h: '0.05' }));
+  await waitForText(page.getByTestId('row-sum-error'), /e/);
+  assert.match(await page.locator('.kl-map__title').textContent(), /h = 0\.05/);
+  await page.getByRole('button', { name: 'Log colour scale' }).click();
+  assert.match(await waitForText(page.locator('.kl-map__range'), /log/), /underflowed to exactly 0/);
+  await screenshot(page, 'attention-map-log');
+  await press(page.getByRole('slider', { name: 'bandwidth h' }), 'ArrowRight', 40);
+  await waitForText(page.locator('.kl-map__title'), /h = 0\.(0[6-9]|[1-9])/);
+  assert.deepEqual(errors, []);
+});
+
+test('h = 0 is refused with a message and the last map stays', async () => {
+  const { page } = await site.newPage(embedPath('attention-map'));
+  await waitForText(page.getByTestId('row-sum-error'), /e/);
+  await page.getByRole('spinbutton', { name: /bandwidth/ }).fill('0');
+  await page.getByRole('spinbutton', { name: /bandwidth/ }).press('Enter');
+  assert.match(await waitForText(page.locator('.kl-widget__error'), /refused/), /bandwidth/);
+  assert.equal(await page.getByTestId('row-sum-error').textContent(), '2.22e-16');
+});
+
+test('241 × 60 and 2048 × 2048 maps are one image each', async () => {
+  const { page, errors } = await site.newPage(embedPath('attention-map', { queries: '241' }));
+  assert.equal(await waitForText(page.getByTestId('shapes'), /A \(241, 60\)/), 'Q (241, 1), K (60, 1), V (60, 1), A (241, 60), AV (241, 1)');
+  const started = Date.now();
+  await page.getByRole('button', { name: '2048 × 2048' }).click();
+  await waitForText(page.getByTestId('shapes'), /A \(2048, 2048\)/, 60000);
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed < 30000, `2048 × 2048 took ${elapsed} ms`);
+  await page.waitForFunction(() => document.querySelector('.kl-heatmap__image')?.width === 2048);
+  assert.equal(await page.locator('.kl-heatmap canvas').count(), 3);
+  await screenshot(page, 'attention-map-2048');
+  assert.deepEqual(errors, []);
+});
+
+test('usable at 360 px and in the dark theme', async () => {
+  const { page } = await site.newPage(embedPath('attention-map'), { viewport: { width: 360, height: 1400 }, colorScheme: 'dark' });
+  await waitForText(page.getByTestId('row-sum-error'), /e/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+  await page.waitForTimeout(200);
+  await screenshot(page, 'attention-map-360-dark');
+});

@@ -1,0 +1,335 @@
+/// A matrix drawn as an image: one canvas pixel per cell (ImageData on a canvas the size of the
+/// data, scaled by CSS), the 'magma' palette on a linear or logarithmic scale, tick labels, a
+/// colour bar, an optional white trace and a highlighted row. Large maps (2048 × 2048) stay one
+/// image, never one element per cell. Colours are drawing only: the values come from the core.
+import { MAGMA_HEX } from './magma';
+import './heatmap.css';
+
+export type HeatScale = 'linear' | 'log';
+
+/// A tick at `at` in cell coordinates (the centre of column or row i is at i).
+export interface HeatmapTick {
+  at: number;
+  label: string;
+}
+
+export interface HeatmapFrame {
+  /// (rows, cols), row-major.
+  values: ArrayLike<number>;
+  rows: number;
+  cols: number;
+  scale: HeatScale;
+  xTicks: readonly HeatmapTick[];
+  yTicks: readonly HeatmapTick[];
+  /// A white polyline through (trace[r], r), one column coordinate per row.
+  trace?: ArrayLike<number>;
+}
+
+export interface HeatmapOptions {
+  /// Accessible name of the image.
+  label: string;
+  xTitle: string;
+  yTitle: string;
+  colorbarTitle: string;
+}
+
+/// The value range a frame's colours span: [low, high]; on a log scale low is the smallest
+/// positive value and `zeros` tells whether exact zeros (underflow) are present.
+export interface ColorRange {
+  low: number;
+  high: number;
+  zeros: boolean;
+}
+
+const MAGMA: Uint8Array = Uint8Array.from(MAGMA_HEX.match(/../g) ?? [], (byte) => parseInt(byte, 16));
+
+/// RGB of magma at t ∈ [0, 1] (nearest of the 256 entries, like matplotlib's lookup table).
+export function magma(t: number): [number, number, number] {
+  const i = 3 * Math.min(255, Math.max(0, Math.floor(t * 256)));
+  return [MAGMA[i] ?? 0, MAGMA[i + 1] ?? 0, MAGMA[i + 2] ?? 0];
+}
+
+export function colorRange(values: ArrayLike<number>, scale: HeatScale): ColorRange {
+  let low = Infinity;
+  let high = -Infinity;
+  let zeros = false;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? Number.NaN;
+    if (!Number.isFinite(v)) continue;
+    if (v > high) high = v;
+    if (scale === 'log') {
+      if (v <= 0) zeros = true;
+      else if (v < low) low = v;
+    } else if (v < low) {
+      low = v;
+    }
+  }
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return { low: 0, high: 1, zeros };
+  return { low, high, zeros };
+}
+
+/// Position in [0, 1] of `v` on the colour scale; NaN for values the scale cannot place.
+function position(v: number, range: ColorRange, scale: HeatScale): number {
+  if (scale === 'log') {
+    if (!(v > 0)) return Number.NaN;
+    const span = Math.log10(range.high) - Math.log10(range.low);
+    return span > 0 ? (Math.log10(v) - Math.log10(range.low)) / span : 1;
+  }
+  const span = range.high - range.low;
+  return span > 0 ? (v - range.low) / span : 1;
+}
+
+/// Round tick values covering [low, high] on the colour bar.
+function colorbarTicks(range: ColorRange, scale: HeatScale): HeatmapTick[] {
+  const ticks: HeatmapTick[] = [];
+  if (scale === 'log') {
+    const lo = Math.ceil(Math.log10(range.low) - 1e-9);
+    const hi = Math.floor(Math.log10(range.high) + 1e-9);
+    const stride = Math.round(niceStep(Math.max(1, (hi - lo) / 5)));
+    for (let k = Math.floor(hi / stride) * stride; k >= lo; k -= stride) {
+      ticks.push({ at: position(10 ** k, range, scale), label: powerOfTen(k) });
+    }
+    return ticks;
+  }
+  const span = range.high - range.low;
+  if (!(span > 0)) return [{ at: 1, label: tickText(range.high, 1) }];
+  const step = niceStep(span / 5);
+  for (let v = Math.ceil(range.low / step - 1e-6) * step; v <= range.high + step * 1e-9; v += step) {
+    ticks.push({ at: position(v, range, scale), label: tickText(v, step) });
+  }
+  return ticks;
+}
+
+/// The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `raw`.
+function niceStep(raw: number): number {
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((step) => step >= raw * (1 - 1e-12)) ?? raw;
+}
+
+function tickText(v: number, step: number): string {
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step) + 1e-9) + (String(step).includes('25') ? 1 : 0));
+  return Math.abs(v) < step * 1e-6 ? '0' : v.toFixed(decimals).replace('-', '−');
+}
+
+const SUPERSCRIPT: Record<string, string> = {
+  '-': '⁻',
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+};
+
+/// "10⁻¹⁶" for k = −16.
+export function powerOfTen(k: number): string {
+  return `10${[...String(k)].map((c) => SUPERSCRIPT[c] ?? c).join('')}`;
+}
+
+function div(className: string): HTMLDivElement {
+  const node = document.createElement('div');
+  node.className = className;
+  return node;
+}
+
+function placeTicks(
+  container: HTMLElement,
+  ticks: readonly HeatmapTick[],
+  fraction: (tick: HeatmapTick) => number,
+  vertical: boolean,
+): void {
+  container.replaceChildren(
+    ...ticks.map((tick) => {
+      const span = document.createElement('span');
+      span.className = 'kl-heatmap__tick';
+      span.textContent = tick.label;
+      const percent = `${(100 * fraction(tick)).toFixed(3)}%`;
+      if (vertical) span.style.top = percent;
+      else span.style.left = percent;
+      return span;
+    }),
+  );
+}
+
+/// The heatmap figure. `element` holds the plot, its ticks and the colour bar; `plot` is the
+/// image area (pointer events); rows are drawn with origin lower (row 0 at the bottom).
+export class Heatmap {
+  readonly element: HTMLDivElement;
+  readonly plot: HTMLDivElement;
+  readonly canvas: HTMLCanvasElement;
+  private readonly overlay: HTMLCanvasElement;
+  private readonly xTicks: HTMLDivElement;
+  private readonly yTicks: HTMLDivElement;
+  private readonly bar: HTMLCanvasElement;
+  private readonly barTicks: HTMLDivElement;
+  private readonly zeroSwatch: HTMLDivElement;
+  private readonly resize: ResizeObserver;
+  private frame: HeatmapFrame | null = null;
+  private highlighted: number | null = null;
+  private pending = 0;
+  private range: ColorRange = { low: 0, high: 1, zeros: false };
+
+  constructor(options: HeatmapOptions) {
+    this.element = div('kl-heatmap');
+    const yTitle = div('kl-heatmap__y-title');
+    yTitle.textContent = options.yTitle;
+    this.yTicks = div('kl-heatmap__y-ticks');
+    this.plot = div('kl-heatmap__plot');
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'kl-heatmap__image';
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', options.label);
+    this.overlay = document.createElement('canvas');
+    this.overlay.className = 'kl-heatmap__overlay';
+    this.overlay.setAttribute('aria-hidden', 'true');
+    this.plot.append(this.canvas, this.overlay);
+    this.xTicks = div('kl-heatmap__x-ticks');
+    const xTitle = div('kl-heatmap__x-title');
+    xTitle.textContent = options.xTitle;
+
+    const barBox = div('kl-heatmap__bar');
+    this.bar = document.createElement('canvas');
+    this.bar.width = 1;
+    this.bar.height = 256;
+    this.bar.setAttribute('aria-hidden', 'true');
+    this.zeroSwatch = div('kl-heatmap__zero');
+    this.zeroSwatch.title = 'exactly 0 (underflow)';
+    barBox.append(this.bar, this.zeroSwatch);
+    this.barTicks = div('kl-heatmap__bar-ticks');
+    const barTitle = div('kl-heatmap__bar-title');
+    barTitle.textContent = options.colorbarTitle;
+    this.element.append(yTitle, this.yTicks, this.plot, barBox, this.barTicks, barTitle, this.xTicks, xTitle);
+    this.resize = new ResizeObserver(() => this.drawOverlay());
+    this.resize.observe(this.plot);
+  }
+
+  /// The colour range of the drawn frame (for read-outs beside the map).
+  get colors(): ColorRange {
+    return this.range;
+  }
+
+  /// Draws `frame` in the next animation frame (a newer frame replaces a pending one).
+  draw(frame: HeatmapFrame): void {
+    this.frame = frame;
+    if (this.highlighted !== null && this.highlighted >= frame.rows) this.highlighted = null;
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(() => {
+      this.pending = 0;
+      if (this.frame) this.paint(this.frame);
+    });
+  }
+
+  /// Outlines row `row` (null: none).
+  highlight(row: number | null): void {
+    this.highlighted = row;
+    this.drawOverlay();
+  }
+
+  /// The row under a pointer at `clientY`, or null outside the image.
+  rowAt(clientY: number): number | null {
+    if (!this.frame) return null;
+    const rect = this.plot.getBoundingClientRect();
+    const fraction = (rect.bottom - clientY) / rect.height;
+    if (!(fraction >= 0 && fraction < 1)) return null;
+    return Math.min(this.frame.rows - 1, Math.floor(fraction * this.frame.rows));
+  }
+
+  destroy(): void {
+    if (this.pending) cancelAnimationFrame(this.pending);
+    this.resize.disconnect();
+    this.element.remove();
+  }
+
+  private paint(frame: HeatmapFrame): void {
+    const { rows, cols, values, scale } = frame;
+    const range = colorRange(values, scale);
+    this.range = range;
+    if (this.canvas.width !== cols) this.canvas.width = cols;
+    if (this.canvas.height !== rows) this.canvas.height = rows;
+    const context = this.canvas.getContext('2d');
+    if (!context) return;
+    const image = context.createImageData(cols, rows);
+    const pixels = image.data;
+    const zero = this.zeroColor();
+    for (let r = 0; r < rows; r++) {
+      const out = (rows - 1 - r) * cols * 4;
+      for (let c = 0; c < cols; c++) {
+        const t = position(values[r * cols + c] ?? Number.NaN, range, scale);
+        const o = out + c * 4;
+        const i = Number.isNaN(t) ? -1 : 3 * Math.min(255, Math.max(0, Math.floor(t * 256)));
+        pixels[o] = i < 0 ? zero[0] : (MAGMA[i] ?? 0);
+        pixels[o + 1] = i < 0 ? zero[1] : (MAGMA[i + 1] ?? 0);
+        pixels[o + 2] = i < 0 ? zero[2] : (MAGMA[i + 2] ?? 0);
+        pixels[o + 3] = 255;
+      }
+    }
+    context.putImageData(image, 0, 0);
+
+    const barContext = this.bar.getContext('2d');
+    if (barContext) {
+      const strip = barContext.createImageData(1, 256);
+      for (let k = 0; k < 256; k++) {
+        const o = (255 - k) * 4;
+        strip.data[o] = MAGMA[3 * k] ?? 0;
+        strip.data[o + 1] = MAGMA[3 * k + 1] ?? 0;
+        strip.data[o + 2] = MAGMA[3 * k + 2] ?? 0;
+        strip.data[o + 3] = 255;
+      }
+      barContext.putImageData(strip, 0, 0);
+    }
+    this.zeroSwatch.hidden = !(scale === 'log' && range.zeros);
+    this.zeroSwatch.style.background = `rgb(${zero.join(',')})`;
+    const barLabels = colorbarTicks(range, scale);
+    if (!this.zeroSwatch.hidden) barLabels.push({ at: Number.NaN, label: '0' });
+    placeTicks(this.barTicks, barLabels, (tick) => (Number.isNaN(tick.at) ? 1.06 : 1 - tick.at), true);
+    this.element.classList.toggle('kl-heatmap--zeros', !this.zeroSwatch.hidden);
+    placeTicks(this.xTicks, frame.xTicks, (tick) => (tick.at + 0.5) / cols, false);
+    placeTicks(this.yTicks, frame.yTicks, (tick) => 1 - (tick.at + 0.5) / rows, true);
+    this.drawOverlay();
+  }
+
+  /// Cells that a log scale cannot place (exact zeros) take the palette's grey.
+  private zeroColor(): [number, number, number] {
+    const text = getComputedStyle(this.element).getPropertyValue('--kl-grey').trim() || '#b0b7c3';
+    const hex = /^#([0-9a-f]{6})$/i.exec(text)?.[1] ?? 'b0b7c3';
+    const n = parseInt(hex, 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+
+  private drawOverlay(): void {
+    const frame = this.frame;
+    const width = this.plot.clientWidth;
+    const height = this.plot.clientHeight;
+    const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
+    this.overlay.width = Math.max(1, Math.round(width * ratio));
+    this.overlay.height = Math.max(1, Math.round(height * ratio));
+    const context = this.overlay.getContext('2d');
+    if (!context || !frame || width === 0) return;
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, width, height);
+    const x = (column: number): number => ((column + 0.5) / frame.cols) * width;
+    const y = (row: number): number => height - ((row + 0.5) / frame.rows) * height;
+    if (frame.trace && frame.trace.length === frame.rows) {
+      context.strokeStyle = 'rgba(255, 255, 255, 0.8)';
+      context.lineWidth = 1;
+      context.beginPath();
+      for (let r = 0; r < frame.rows; r++) {
+        const px = x(frame.trace[r] ?? 0);
+        if (r === 0) context.moveTo(px, y(r));
+        else context.lineTo(px, y(r));
+      }
+      context.stroke();
+    }
+    if (this.highlighted !== null) {
+      const top = height - ((this.highlighted + 1) / frame.rows) * height;
+      const band = Math.max(height / frame.rows, 2);
+      context.strokeStyle = '#E57200';
+      context.lineWidth = 2;
+      context.strokeRect(1, top - (band - height / frame.rows) / 2, width - 2, band);
+    }
+  }
+}

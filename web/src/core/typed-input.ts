@@ -1,0 +1,39 @@
+/// A typed number beside a slider, for values a slider cannot reach exactly (or must be able to
+/// refuse, such as h = 0). Empty or unparsable text reports NaN so the core refuses it by name.
+
+export interface TypedNumber {
+  element: HTMLLabelElement;
+  input: HTMLInputElement;
+  /// Shows `value` without firing onChange.
+  set(value: number): void;
+}
+
+/// `<label class="kl-control kl-control--compact">caption <input type="number"></label>`.
+export function typedNumber(options: {
+  /// The accessible name, e.g. "bandwidth h, typed value".
+  label: string;
+  caption: string;
+  value: number;
+  onChange(value: number): void;
+}): TypedNumber {
+  const input = document.createElement('input');
+  input.type = 'number';
+  input.className = 'kl-input';
+  input.step = 'any';
+  input.value = String(options.value);
+  input.setAttribute('aria-label', options.label);
+  input.addEventListener('change', () => {
+    const text = input.value.trim();
+    options.onChange(text === '' ? Number.NaN : Number(text));
+  });
+  const element = document.createElement('label');
+  element.className = 'kl-control kl-control--compact';
+  element.append(`${options.caption} `, input);
+  return {
+    element,
+    input,
+    set(value) {
+      input.value = String(value);
+    },
+  };
+}

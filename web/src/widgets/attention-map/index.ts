@@ -1,0 +1,331 @@
+/// Figure 12.3 (right), live: the laboratory's keys and one query grid as a fixed Gaussian
+/// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
+/// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
+import { barPoints, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise, scientific } from '../../core/format';
+import { Heatmap, type HeatmapTick } from '../../core/heatmap';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { liveReadout, testNode } from '../../core/readout';
+import { typedNumber } from '../../core/typed-input';
+import { defineWidget } from '../../core/widget';
+import './attention-map.css';
+
+const MAX_SIZE = 2048;
+
+const params = {
+  h: { kind: 'number', label: 'bandwidth h', default: 0.18, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  queries: { kind: 'integer', label: 'number of queries', default: 31, min: 2, max: MAX_SIZE },
+  keys: { kind: 'integer', label: 'number of keys', default: 60, min: 2, max: MAX_SIZE },
+  scale: { kind: 'enum', label: 'colour scale', default: 'linear', options: ['linear', 'log'] as const },
+  row: { kind: 'integer', label: 'highlighted query row', default: 15, min: 0, max: MAX_SIZE - 1 },
+} as const;
+
+type MapState = StateOf<typeof params>;
+
+/// Sizes offered as presets: the figure's 31 × 60, the laboratory's 241 × 60, and the stress size.
+const PRESETS = [
+  { queries: 31, keys: 60, label: '31 × 60 (Figure 12.3)' },
+  { queries: 241, keys: 60, label: '241 × 60' },
+  { queries: MAX_SIZE, keys: MAX_SIZE, label: '2048 × 2048' },
+] as const;
+const COUNT_SPEC = { min: 2, max: MAX_SIZE, scale: 'log' } as const;
+/// Rows listed in the linked table: the largest weights of the highlighted row.
+const LISTED_WEIGHTS = 5;
+
+interface Dataset {
+  size: string;
+  queries: Float64Array;
+  keys: Float64Array;
+  values: Float64Array;
+  trace: Float64Array;
+}
+
+interface MapFrame {
+  data: Dataset;
+  h: number;
+  weights: Float64Array;
+  outputs: Float64Array;
+  rowSumError: number;
+}
+
+/// Matplotlib-style key ticks for n sorted keys: 0, s, 2s, 3s and n − 1 with s = round(n / 4).
+function keyTickIndices(n: number): number[] {
+  const step = Math.max(1, Math.round(n / 4));
+  const ticks = [0, step, 2 * step, 3 * step].filter((i) => i < n - 1 - step / 2);
+  return [...ticks, n - 1];
+}
+
+/// Ticks at the whole query values inside [first, last], placed by row (row r sits at query r).
+function queryTicks(queries: Float64Array): HeatmapTick[] {
+  const first = queries[0] ?? 0;
+  const last = queries[queries.length - 1] ?? 0;
+  const rows = queries.length;
+  if (rows < 2 || last === first) return [{ at: 0, label: fixed(first, 1) }];
+  const ticks: HeatmapTick[] = [];
+  for (let v = Math.ceil(first); v <= Math.floor(last); v++) {
+    ticks.push({ at: ((v - first) / (last - first)) * (rows - 1), label: fixed(v, 0) });
+  }
+  return ticks;
+}
+
+/// "(31, 1)": the shape of a flat row-major array with `cols` columns.
+const shape = (array: ArrayLike<number>, cols: number): string => `(${array.length / cols}, ${cols})`;
+
+export default defineWidget({
+  name: 'attention-map',
+  title: 'The first attention matrix',
+  figure: 'Figure 12.3 (right)',
+  order: 12.5,
+  params,
+  prose: `
+    <h2>12.5 From one query to an attention matrix</h2>
+    <p>Stack $m$ queries, $n$ keys and one $p$-dimensional value per key:
+    $\\matr{Q}\\in\\mathbb{R}^{m\\times d}$, $\\matr{K}\\in\\mathbb{R}^{n\\times d}$,
+    $\\matr{V}\\in\\mathbb{R}^{n\\times p}$. Every query scores every key, and each row of scores
+    is normalised on its own:</p>
+    <p>$$S_{ri}=-\\frac{\\norm{\\vect{q}_r-\\vect{k}_i}^2}{2h^2}, \\qquad \\matr{A}=\\operatorname{rowsoftmax}(\\matr{S}) \\in\\mathbb{R}^{m\\times n}. \\tag{12.6}$$</p>
+    <p>$$\\operatorname{Attention}_h(\\matr{Q},\\matr{K},\\matr{V}) =\\matr{A}\\matr{V}\\in\\mathbb{R}^{m\\times p}. \\tag{12.7}$$</p>
+    <p>Below, 31 evenly spaced queries meet the laboratory's 60 sorted keys at the grid-minimum
+    bandwidth $h=0.18$. Each row hands out one unit of weight; bright cells receive more of it. The
+    white trace marks where a key equals the query. Where keys crowd together the unit is shared
+    among several neighbours; where they are sparse one or two keys carry it. Widen $h$ and the
+    band widens, exactly as raising a softmax temperature spreads its distribution. Nothing here
+    was learned: Euclidean distance and the bandwidth decided every cell. Switch to the log
+    colour scale to see how far the weights fall off, and where they underflow to exactly 0.</p>`,
+
+  mount(host, initial) {
+    let state: MapState = { ...initial };
+    let colors = palette();
+    let dataset: Dataset | null = null;
+    let last: MapFrame | null = null;
+    const datasetChannel = host.channel('dataset');
+    const attentionChannel = host.channel('attention');
+    const errorChannel = host.channel('row-sum-error');
+
+    const heatmap = new Heatmap({
+      label: 'Fixed attention matrix: one row per query (first query at the bottom), one column per sorted key, brighter cells carry more weight; a white trace marks k = q',
+      xTitle: 'key location kᵢ (sorted)',
+      yTitle: 'query q',
+      colorbarTitle: 'weight',
+    });
+    const mapTitle = document.createElement('p');
+    mapTitle.className = 'kl-map__title';
+
+    const { box: barBox, canvas: barCanvas } = chartCanvas('Weights of the highlighted query row over the sorted keys');
+    const bars = createChart<'bar'>(barCanvas, {
+      type: 'bar',
+      data: { labels: [], datasets: [{ label: 'weight', data: [], backgroundColor: colors.orange, barPercentage: 1, categoryPercentage: 1 }] },
+      options: {
+        scales: {
+          x: { type: 'category', title: { display: true, text: 'key index (sorted)' }, ticks: { maxTicksLimit: 7, maxRotation: 0 } },
+          y: { type: 'linear', min: 0, max: 1, title: { display: true, text: 'weight' } },
+        },
+      },
+    });
+
+    const shapes = testNode('code', 'shapes');
+    const rowSumError = testNode('strong', 'row-sum-error');
+    const errorLine = document.createElement('span');
+    errorLine.append('maximum row-sum error: ', rowSumError);
+    const summary = liveReadout('kl-readout kl-map__summary', shapes, document.createElement('br'), errorLine);
+    const rowQuery = testNode('strong', 'row-query');
+    const rowPrediction = testNode('strong', 'row-prediction');
+    const rowReadout = liveReadout('kl-readout', 'query q = ', rowQuery, ': prediction (AV) = ', rowPrediction);
+    const rowTable = dataTable('Largest weights of the highlighted query row', ['key index', 'key kᵢ', 'value vᵢ', 'weight']);
+    const range = document.createElement('p');
+    range.className = 'kl-map__range';
+
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const typed = typedNumber({ label: 'bandwidth h, typed value', caption: 'type h', value: state.h, onChange: (h) => update({ h }) });
+
+    const countSlider = (label: string, value: number, onInput: (count: number) => void) =>
+      slider({ label, spec: COUNT_SPEC, value, format: (x) => String(x), onInput: (x) => onInput(Math.round(x)) });
+    const queryCount = countSlider('number of queries m', state.queries, (queries) => update({ queries }));
+    const keyCount = countSlider('number of keys n', state.keys, (keys) => update({ keys }));
+    const rowSlider = slider({
+      label: 'highlighted query row',
+      spec: { min: 0, max: state.queries - 1, scale: 'linear', step: 1 },
+      value: state.row,
+      format: (r) => String(r),
+      onInput: (row) => selectRow(row),
+    });
+    const logToggle = button('Log colour scale', () => update({ scale: state.scale === 'log' ? 'linear' : 'log' }));
+    const presets = PRESETS.map((preset) =>
+      button(preset.label, () => {
+        queryCount.set(preset.queries);
+        keyCount.set(preset.keys);
+        update({ queries: preset.queries, keys: preset.keys });
+      }),
+    );
+
+    const mapColumn = document.createElement('div');
+    mapColumn.className = 'kl-map__column';
+    mapColumn.append(mapTitle, heatmap.element, range);
+    const rowColumn = document.createElement('div');
+    rowColumn.className = 'kl-map__column';
+    rowColumn.append(rowReadout, barBox, rowTable.element);
+    const layout = document.createElement('div');
+    layout.className = 'kl-map';
+    layout.append(mapColumn, rowColumn);
+    host.root.append(
+      layout,
+      summary,
+      controlRow(bandwidth.element, typed.element),
+      controlRow(rowSlider.element, logToggle),
+      controlRow(queryCount.element, keyCount.element),
+      controlRow(...presets),
+    );
+
+    function drawRow(frame: MapFrame): void {
+      const n = frame.data.keys.length;
+      const m = frame.data.queries.length;
+      const r = Math.min(state.row, m - 1);
+      const weights = frame.weights.subarray(r * n, (r + 1) * n);
+      heatmap.highlight(r);
+      rowQuery.textContent = fixed(frame.data.queries[r] ?? Number.NaN, 4);
+      rowPrediction.textContent = fixed(frame.outputs[r] ?? Number.NaN, 4);
+      const order = Array.from(weights.keys())
+        .sort((a, b) => (weights[b] ?? 0) - (weights[a] ?? 0))
+        .slice(0, LISTED_WEIGHTS);
+      rowTable.setRows(
+        order.map((i) => [
+          String(i),
+          fixed(frame.data.keys[i] ?? Number.NaN, 4),
+          fixed(frame.data.values[i] ?? Number.NaN, 4),
+          fixed(weights[i] ?? Number.NaN, 4),
+        ]),
+      );
+      const top = weights[order[0] ?? 0] ?? 1;
+      scheduleFrame(bars as unknown as Chart, () => {
+        const dataset = bars.data.datasets[0];
+        if (!dataset) return;
+        if (bars.data.labels?.length !== n) bars.data.labels = Array.from({ length: n }, (_, i) => String(i));
+        dataset.data = barPoints(weights);
+        dataset.backgroundColor = colors.orange;
+        const y = bars.options.scales?.y;
+        if (y) y.max = top > 0.5 ? 1 : Math.ceil(top * 10) / 10 || 0.1;
+      });
+    }
+
+    function drawMap(frame: MapFrame): void {
+      const keys = frame.data.keys;
+      heatmap.draw({
+        values: frame.weights,
+        rows: frame.data.queries.length,
+        cols: keys.length,
+        scale: state.scale,
+        xTicks: keyTickIndices(keys.length).map((i) => ({ at: i, label: fixed(keys[i] ?? Number.NaN, 1) })),
+        yTicks: queryTicks(frame.data.queries),
+        trace: frame.data.trace,
+      });
+      mapTitle.textContent = `Fixed attention matrix, h = ${fixed(frame.h, 2)}`;
+      requestAnimationFrame(() => {
+        const { low, high, zeros } = heatmap.colors;
+        range.textContent =
+          state.scale === 'log'
+            ? `log colour scale: ${scientific(low)} to ${scientific(high)}${zeros ? '; grey cells underflowed to exactly 0' : ''}`
+            : `linear colour scale: ${scientific(low)} to ${fixed(high, 4)}`;
+      });
+      drawRow(frame);
+    }
+
+    async function loadDataset(requested: MapState): Promise<Dataset | null> {
+      const size = `${requested.queries}x${requested.keys}`;
+      if (dataset?.size === size) return dataset;
+      const loaded = await datasetChannel.request([
+        call('chapterDataset', { queries: requested.queries, keys: requested.keys }),
+      ] as const);
+      if (!loaded) return null;
+      const [{ keys, queries, observedValues }] = loaded;
+      const traced = await datasetChannel.request([call('sortedKeyPosition', queries, keys)] as const);
+      if (!traced) return null;
+      dataset = { size, queries, keys, values: observedValues, trace: traced[0] };
+      return dataset;
+    }
+
+    async function compute(requested: MapState): Promise<void> {
+      try {
+        const data = await loadDataset(requested);
+        if (!data) return;
+        const result = await attentionChannel.request([
+          call('attention', data.queries, data.keys, data.values, 1, 1, requested.h),
+        ] as const);
+        if (!result) return;
+        const [{ weights, outputs }] = result;
+        const n = data.keys.length;
+        const checked = await errorChannel.request([call('maxRowSumError', weights, n)] as const);
+        if (!checked) return;
+        host.clearError();
+        const frame: MapFrame = { data, h: requested.h, weights, outputs, rowSumError: checked[0] };
+        last = frame;
+        shapes.textContent =
+          `Q ${shape(data.queries, 1)}, K ${shape(data.keys, 1)}, V ${shape(data.values, 1)}, ` +
+          `A ${shape(weights, n)}, AV ${shape(outputs, 1)}`;
+        rowSumError.textContent = scientific(frame.rowSumError);
+        drawMap(frame);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        host.showError(`h = ${String(requested.h)} is refused: ${message}`);
+      }
+    }
+
+    function selectRow(row: number): void {
+      const rows = last?.data.queries.length ?? state.queries;
+      const r = Math.min(Math.max(Math.round(row), 0), rows - 1);
+      if (r === state.row) return;
+      state = { ...state, row: r };
+      host.setState({ row: r });
+      rowSlider.set(r);
+      if (last) drawRow(last);
+    }
+
+    function update(partial: Partial<MapState>): void {
+      state = { ...state, ...partial };
+      if (state.row > state.queries - 1) state = { ...state, row: state.queries - 1 };
+      host.setState({ ...partial, row: state.row });
+      if (partial.h !== undefined && Number.isFinite(partial.h)) {
+        if (partial.h > 0) bandwidth.set(partial.h);
+        typed.set(partial.h);
+      }
+      rowSlider.input.max = String(state.queries - 1);
+      rowSlider.set(state.row);
+      logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));
+      if (partial.scale !== undefined && Object.keys(partial).length === 1 && last) {
+        drawMap(last);
+        return;
+      }
+      void compute(state);
+    }
+
+    heatmap.plot.addEventListener('pointermove', (event) => {
+      const row = heatmap.rowAt(event.clientY);
+      if (row !== null) selectRow(row);
+    });
+    heatmap.plot.addEventListener('pointerdown', (event) => {
+      const row = heatmap.rowAt(event.clientY);
+      if (row !== null) selectRow(row);
+    });
+
+    const stopTheme = onThemeChange((next: Palette) => {
+      colors = next;
+      for (const axis of Object.values(bars.options.scales ?? {})) {
+        if (!axis) continue;
+        axis.ticks = { ...axis.ticks, color: next.text };
+        axis.grid = { ...axis.grid, color: next.grid };
+        if ('title' in axis && axis.title) axis.title.color = next.text;
+      }
+      if (last) drawMap(last);
+    });
+    logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));
+    void compute(state);
+    return {
+      destroy() {
+        stopTheme();
+        bars.destroy();
+        heatmap.destroy();
+      },
+    };
+  },
+});
