@@ -25,8 +25,8 @@ void check_range(double low, double high, const char* low_name, const char* high
 /// Rows of queries continued from one directly computed anchor; the recurrence's drift stays
 /// near block^2/2 ulps (about 1e-12 relative).
 constexpr Eigen::Index recurrence_block = 128;
-/// Rows whose largest unnormalised weight falls below this are recomputed with a shifted exponent
-/// (so that squared weights stay far from underflow).
+/// Rows whose unnormalised weights sum below this are recomputed with a shifted exponent (so
+/// that squared weights stay far from underflow).
 constexpr double smallest_trusted_weight = 1e-100;
 /// Cells below e^-42 times a lower bound of their row's largest weight are skipped (< 1e-18 relative).
 constexpr double negligible_log_ratio = 42.0;
@@ -48,16 +48,15 @@ double farthest_nearest_key(const Vector& sorted_keys, const Vector& queries) {
 /// keys and evenly spaced queries, handed to visit(r, i, g) key by key; negligible cells are
 /// skipped. Along a key's column g_{r+1} = g_r rho_r, rho_{r+1} = rho_r gamma with
 /// gamma = exp(-2 step^2 t): per block of rows one exp at the row nearest the key and one per
-/// direction for the ratio, multiplications elsewhere. Returns each row's largest weight.
+/// direction for the ratio, multiplications elsewhere.
 template <class Visit>
-Vector visit_grid_gaussian(const Vector& keys, const Vector& queries, double bandwidth, double farthest,
+void visit_grid_gaussian(const Vector& keys, const Vector& queries, double bandwidth, double farthest,
                            Visit&& visit) {
   const Eigen::Index m = queries.size();
   const double t = 1.0 / (2.0 * bandwidth * bandwidth);
   const double step = m > 1 ? (queries(m - 1) - queries(0)) / static_cast<double>(m - 1) : 0.0;
   const double gamma = std::exp(-2.0 * step * step * t);
   const double negligible = std::exp(-farthest * farthest * t - negligible_log_ratio);
-  Vector row_max = Vector::Zero(m);
   for (Eigen::Index i = 0; i < keys.size(); ++i) {
     const double key = keys(i);
     const double nearest = step > 0.0 ? std::round((key - queries(0)) / step) : 0.0;
@@ -68,10 +67,7 @@ Vector visit_grid_gaussian(const Vector& keys, const Vector& queries, double ban
       const double offset = queries(anchor) - key;
       const double peak = std::exp(-offset * offset * t);
       if (peak < negligible) continue;
-      const auto emit = [&](Eigen::Index r, double g) {
-        visit(r, i, g);
-        row_max(r) = std::max(row_max(r), g);
-      };
+      const auto emit = [&](Eigen::Index r, double g) { visit(r, i, g); };
       emit(anchor, peak);
       if (anchor + 1 < end) {
         double ratio = std::exp(-(2.0 * offset * step + step * step) * t);
@@ -91,7 +87,6 @@ Vector visit_grid_gaussian(const Vector& keys, const Vector& queries, double ban
       }
     }
   }
-  return row_max;
 }
 
 /// A row's weights recomputed as softmax(-(q_r - k)^2 t), for rows whose weights all underflow.
@@ -104,11 +99,14 @@ Vector shifted_gaussian_row(const Vector& keys, double query, double bandwidth) 
 Eigen::MatrixXd grid_gaussian_weights(const Vector& keys, const Vector& queries, double bandwidth,
                                       double farthest) {
   Eigen::MatrixXd weights = Eigen::MatrixXd::Zero(queries.size(), keys.size());
-  const Vector row_max = visit_grid_gaussian(keys, queries, bandwidth, farthest,
-                                             [&](Eigen::Index r, Eigen::Index i, double g) { weights(r, i) = g; });
-  for (Eigen::Index r = 0; r < queries.size(); ++r)
-    if (row_max(r) < smallest_trusted_weight) weights.row(r) = shifted_gaussian_row(keys, queries(r), bandwidth).transpose();
-  const Vector sums = weights.rowwise().sum();
+  visit_grid_gaussian(keys, queries, bandwidth, farthest,
+                      [&](Eigen::Index r, Eigen::Index i, double g) { weights(r, i) = g; });
+  Vector sums = weights.rowwise().sum();
+  for (Eigen::Index r = 0; r < queries.size(); ++r) {
+    if (sums(r) >= smallest_trusted_weight) continue;
+    weights.row(r) = shifted_gaussian_row(keys, queries(r), bandwidth).transpose();
+    sums(r) = weights.row(r).sum();
+  }
   weights.array().colwise() /= sums.array();
   return weights;
 }
@@ -234,14 +232,14 @@ std::vector<RiskRow> exact_risk(const LabConfig& config) {
     s0.setZero();
     s1.setZero();
     s2.setZero();
-    const Vector row_max = visit_grid_gaussian(data.keys, data.queries, bandwidth, farthest,
+    visit_grid_gaussian(data.keys, data.queries, bandwidth, farthest,
                                                [&](Eigen::Index r, Eigen::Index i, double g) {
                                                  s0(r) += g;
                                                  s1(r) += g * data.truth_at_keys(i);
                                                  s2(r) += g * g;
                                                });
     for (Eigen::Index r = 0; r < m; ++r) {
-      if (row_max(r) >= smallest_trusted_weight) continue;
+      if (s0(r) >= smallest_trusted_weight) continue;
       const Vector g = shifted_gaussian_row(data.keys, data.queries(r), bandwidth);
       s0(r) = g.sum();
       s1(r) = g.dot(data.truth_at_keys);
