@@ -9,30 +9,11 @@ import time
 
 import numpy as np
 
+from attention import gaussian_attention, row_softmax  # the chapter's code, shared with attention.py
+
 
 def truth(x: np.ndarray) -> np.ndarray:
     return np.sin(1.5 * x) + 0.3 * np.cos(4.0 * x)
-
-
-def row_softmax(scores: np.ndarray) -> np.ndarray:
-    """Normalize each row after a stability-preserving shift."""
-    shifted = scores - scores.max(axis=1, keepdims=True)
-    weights = np.exp(shifted)
-    return weights / weights.sum(axis=1, keepdims=True)
-
-
-def gaussian_attention(queries, keys, values, bandwidth):
-    """Fixed Gaussian attention for Q:(m,d), K:(n,d), V:(n,p)."""
-    if not np.isfinite(bandwidth) or bandwidth <= 0:
-        raise ValueError("bandwidth must be positive and finite")
-    if queries.ndim != 2 or keys.ndim != 2 or values.ndim != 2:
-        raise ValueError("queries, keys, and values must be matrices")
-    if queries.shape[1] != keys.shape[1] or keys.shape[0] != values.shape[0]:
-        raise ValueError("Q/K feature dimensions and K/V row counts must agree")
-    distances2 = ((queries[:, None, :] - keys[None, :, :]) ** 2).sum(axis=2)
-    log_scores = -distances2 / (2.0 * bandwidth**2)
-    weights = row_softmax(log_scores)
-    return weights @ values, weights
 
 
 BANDWIDTHS = np.array([0.05, 0.08, 0.12, 0.18, 0.28, 0.42, 0.65, 1.00])
