@@ -7,23 +7,48 @@ const repoRoot = resolve(webRoot, '..');
 /// The wasm module folder; KERNEL_LENS_WASM_DIR points a build at another copy (relative to the repo).
 const wasmDir = resolve(repoRoot, process.env.KERNEL_LENS_WASM_DIR ?? 'build/wasm');
 
-export default defineConfig({
-  root: webRoot,
-  base: './',
-  resolve: {
-    alias: { 'kernel-lens-wasm': wasmDir },
-  },
-  worker: { format: 'es' },
-  build: {
-    outDir: resolve(repoRoot, 'dist'),
-    emptyOutDir: true,
-    target: 'es2022',
-    rollupOptions: {
-      input: {
-        index: resolve(webRoot, 'index.html'),
-        embed: resolve(webRoot, 'embed.html'),
+/// Two builds share this file. The default one is the site: index.html, embed.html and the
+/// custom element at the stable path kernel-lens.js, all CSS in one unhashed file
+/// (assets/kernel-lens.css) that the element's shadow roots link. `--mode standalone` builds
+/// index.html as one bundle (no chunks, the worker and the one-file wasm inlined, woff2 fonts as
+/// data URLs) that scripts/build-standalone.mjs folds into dist/kernel-lens-standalone.html.
+export default defineConfig(({ mode }) => {
+  const standalone = mode === 'standalone';
+  const workerFactory = resolve(webRoot, 'src/core/worker-factory-inline.ts');
+  return {
+    root: webRoot,
+    base: './',
+    resolve: {
+      alias: [
+        { find: 'kernel-lens-wasm', replacement: wasmDir },
+        ...(standalone ? [{ find: /^\.\/worker-factory$/, replacement: workerFactory }] : []),
+      ],
+    },
+    worker: { format: 'es' },
+    build: {
+      outDir: resolve(repoRoot, standalone ? 'build/standalone' : 'dist'),
+      emptyOutDir: true,
+      target: 'es2022',
+      cssCodeSplit: false,
+      manifest: !standalone,
+      assetsInlineLimit: standalone ? (file: string) => file.endsWith('.woff2') : 4096,
+      rollupOptions: {
+        input: standalone
+          ? { index: resolve(webRoot, 'index.html') }
+          : {
+              index: resolve(webRoot, 'index.html'),
+              embed: resolve(webRoot, 'embed.html'),
+              'kernel-lens': resolve(webRoot, 'src/kernel-lens.ts'),
+            },
+        output: {
+          entryFileNames: (chunk: { name: string }) =>
+            chunk.name === 'kernel-lens' ? 'kernel-lens.js' : 'assets/[name]-[hash].js',
+          assetFileNames: (asset: { names?: string[] }) =>
+            asset.names?.some((name) => name.endsWith('.css')) ? 'assets/kernel-lens.css' : 'assets/[name]-[hash][extname]',
+          ...(standalone ? { inlineDynamicImports: true } : {}),
+        },
       },
     },
-  },
-  server: { fs: { allow: [repoRoot] } },
+    server: { fs: { allow: [repoRoot] } },
+  };
 });

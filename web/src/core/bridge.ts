@@ -2,6 +2,7 @@
 /// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at
 /// most one pending, which a newer request replaces, so the newest state always wins.
 import { markTiming } from './timing';
+import { createCoreWorker } from './worker-factory';
 import type { CallRequest, CoreCall, CoreResults, ErrorPayload, WorkerMessage } from './protocol';
 
 /// An error raised by the core (or the worker), rebuilt with the core's name and message.
@@ -120,10 +121,7 @@ export class Bridge {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'kernel-lens-core',
-    });
+    const worker = createCoreWorker();
     this.functions = new Promise((resolve) => {
       this.resolveFunctions = resolve;
     });

@@ -1,14 +1,18 @@
 /// Mounts a widget definition into a frame with its notes and error areas.
 import { sharedBridge } from './bridge';
 import type { Channel } from './bridge';
-import { parseState, type Schema, type StateOf } from './state';
-import type { MountedWidget, WidgetDefinition, WidgetHost } from './widget';
+import type { CsvRows } from './export';
+import { copyText, embedCode, type ShareTarget } from './share';
+import { parseState, serializeState, type Schema, type StateOf } from './state';
+import type { ExportTable, MountedWidget, WidgetDefinition, WidgetHost } from './widget';
 
 let instances = 0;
 
 export interface MountOptions {
   embedded: boolean;
-  /// Called after every state change (URL reflection hooks in here).
+  /// Links, embed code and address-bar reflection; without it the share buttons are left out.
+  share?: ShareTarget;
+  /// Called after every state change.
   onStateChange?: (state: Record<string, unknown>) => void;
 }
 
@@ -54,7 +58,9 @@ export function mountWidget<S extends Schema>(
   error.hidden = true;
   const root = element('div', 'kl-widget__body');
 
-  frame.append(header, notes, root, error);
+  const exports: ExportTable[] = [];
+  const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, state), options.share);
+  frame.append(header, notes, root, error, tools.element);
   container.append(frame);
 
   const parsed = parseState(definition.params, params);
@@ -89,7 +95,15 @@ export function mountWidget<S extends Schema>(
     },
     setState(partial) {
       state = { ...state, ...partial };
+      tools.stateChanged();
       options.onStateChange?.(state as Record<string, unknown>);
+    },
+    provideExport(table) {
+      exports.push(table);
+      return () => {
+        const index = exports.indexOf(table);
+        if (index >= 0) exports.splice(index, 1);
+      };
     },
   };
 
@@ -101,8 +115,106 @@ export function mountWidget<S extends Schema>(
     frame,
     host: host as unknown as WidgetHost,
     destroy() {
+      tools.destroy();
       mounted.destroy();
       frame.remove();
     },
   };
+}
+
+/// The figure's share and download row: "Copy link", "Copy embed code", and a disclosure listing
+/// a PNG download per chart canvas and a CSV download per provided table (built when opened).
+function toolbar(
+  definition: Pick<WidgetDefinition, 'name' | 'title' | 'figure'>,
+  frame: HTMLElement,
+  exports: readonly ExportTable[],
+  params: () => URLSearchParams,
+  share: ShareTarget | undefined,
+): { element: HTMLElement; stateChanged(): void; destroy(): void } {
+  const element = document.createElement('div');
+  element.className = 'kl-share';
+  const status = document.createElement('span');
+  status.className = 'kl-share__status';
+  status.setAttribute('role', 'status');
+  let clearStatus: ReturnType<typeof setTimeout> | undefined;
+  const say = (message: string): void => {
+    status.textContent = message;
+    clearTimeout(clearStatus);
+    clearStatus = setTimeout(() => (status.textContent = ''), 4000);
+  };
+  const action = (label: string, run: () => Promise<void> | void): HTMLButtonElement => {
+    const node = document.createElement('button');
+    node.type = 'button';
+    node.className = 'kl-button kl-button--small';
+    node.textContent = label;
+    node.addEventListener('click', () => {
+      Promise.resolve(run()).catch((reason: unknown) => say(reason instanceof Error ? reason.message : String(reason)));
+    });
+    return node;
+  };
+  const title = `Kernel Lens: ${definition.figure ? `${definition.figure}, ` : ''}${definition.title}`;
+
+  if (share) {
+    element.append(
+      action('Copy link', async () => {
+        const copied = await copyText(share.link(params()));
+        say(copied ? 'Link copied.' : 'Copying was refused; the link is in the address bar.');
+      }),
+      action('Copy embed code', async () => {
+        const code = embedCode(share.embedUrl(params()), title, frame.getBoundingClientRect().height);
+        say((await copyText(code)) ? 'Embed code copied.' : 'Copying was refused by the browser.');
+      }),
+    );
+  }
+
+  const downloads = document.createElement('details');
+  downloads.className = 'kl-share__downloads';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Download';
+  const list = document.createElement('div');
+  list.className = 'kl-share__list';
+  downloads.append(summary, list);
+  downloads.addEventListener('toggle', () => {
+    if (!downloads.open) return;
+    const canvases = [...frame.querySelectorAll<HTMLCanvasElement>('.kl-widget__body canvas[role="img"]')];
+    const buttons = canvases.map((canvas, i) => {
+      const name = canvas.dataset.exportName ?? `chart ${i + 1}`;
+      const node = action(`${name} (PNG)`, async () => {
+        const { downloadPng } = await import('./export');
+        await downloadPng(canvas, fileName(definition.name, name, 'png'));
+      });
+      node.setAttribute('aria-label', `Download ${name} as PNG: ${canvas.getAttribute('aria-label') ?? ''}`);
+      return node;
+    });
+    for (const table of exports) {
+      buttons.push(
+        action(`${table.name} (CSV)`, async () => {
+          const rows: CsvRows = table.csv();
+          if (rows.length === 0) throw new Error('nothing to export yet: the figure is still computing');
+          const { downloadCsv } = await import('./export');
+          downloadCsv(rows, fileName(definition.name, table.name, 'csv'));
+        }),
+      );
+    }
+    list.replaceChildren(...buttons);
+  });
+  element.append(downloads, status);
+
+  let reflectTimer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    element,
+    stateChanged() {
+      if (!share?.reflect) return;
+      clearTimeout(reflectTimer);
+      reflectTimer = setTimeout(() => share.reflect?.(params()), 250);
+    },
+    destroy() {
+      clearTimeout(reflectTimer);
+      clearTimeout(clearStatus);
+    },
+  };
+}
+
+function fileName(widget: string, name: string, extension: string): string {
+  return `${widget}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.${extension}`;
 }

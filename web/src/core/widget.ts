@@ -1,6 +1,7 @@
 /// The widget contract. A widget is one folder `web/src/widgets/<name>/` whose `index.ts`
 /// default-exports `defineWidget({...})`; the page and embed.html discover it by itself.
 import type { Bridge, Channel } from './bridge';
+import type { CsvRows } from './export';
 import type { Schema, StateOf } from './state';
 
 /// What a mounted widget gets from the page around it.
@@ -21,6 +22,17 @@ export interface WidgetHost<S extends Schema = Schema> {
   /// The current state; widgets report every change through setState.
   readonly state: StateOf<S>;
   setState(partial: Partial<StateOf<S>>): void;
+  /// Offers the numbers behind the figure as a CSV download ("<widget>-<name>.csv"); `csv()` is
+  /// called at download time and returns a header row then data rows of the core's own numbers
+  /// (no rounding). Returns the remover.
+  provideExport(table: ExportTable): () => void;
+}
+
+/// One downloadable table of a widget.
+export interface ExportTable {
+  /// File-name part and button text, e.g. "weights", "attention matrix".
+  name: string;
+  csv(): CsvRows;
 }
 
 export interface MountedWidget {

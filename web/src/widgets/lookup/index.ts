@@ -69,6 +69,14 @@ export default defineWidget({
     const channel = host.channel('attention');
     const view = new LookupView();
     let lastFrame: LookupFrame | null = null;
+    host.provideExport({
+      name: 'weights',
+      csv: () => (lastFrame ? [['key', 'value', 'weight'], ...lastFrame.keys.map((k, i) => [k, lastFrame?.values[i] ?? null, lastFrame?.weights[i] ?? null])] : []),
+    });
+    host.provideExport({
+      name: 'prediction',
+      csv: () => (lastFrame ? [['query', 'prediction'], [lastFrame.query, lastFrame.prediction]] : []),
+    });
 
     const readout = document.createElement('p');
     readout.className = 'kl-readout';

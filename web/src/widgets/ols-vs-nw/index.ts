@@ -67,6 +67,10 @@ export default defineWidget({
     const strip = new RangeStrip();
     let colors = palette();
     let last: { olsWeights: Float64Array; nwWeights: Float64Array } | null = null;
+    host.provideExport({
+      name: 'weights',
+      csv: () => (last ? [['key', 'OLS weight', 'NW weight'], ...KEYS.map((k, i) => [k, last?.olsWeights[i] ?? null, last?.nwWeights[i] ?? null])] : []),
+    });
 
     const olsText = document.createElement('strong');
     olsText.dataset.testid = 'ols-prediction';

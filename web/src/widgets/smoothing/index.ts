@@ -64,6 +64,15 @@ export default defineWidget({
     let lab: Laboratory | null = null;
     const curves: (Float64Array | null)[] = [];
     const sliders: Slider[] = [];
+    host.provideExport({
+      name: 'predictions',
+      csv: () => {
+        const current = lab;
+        if (!current) return [];
+        const header = ['query', 'truth', ...state.bandwidths.map((h) => `prediction h=${h}`)];
+        return [header, ...Array.from(current.dense, (q, j) => [q, current.truth[j] ?? null, ...curves.map((curve) => curve?.[j] ?? null)])];
+      },
+    });
 
     const { box, canvas } = chartCanvas(
       'One fixed noisy sample under several bandwidths: the truth curve, the 60 noisy observations and one prediction curve per bandwidth',

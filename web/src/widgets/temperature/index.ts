@@ -52,6 +52,15 @@ export default defineWidget({
     const inverse = host.channel('inverse');
     let colors = palette();
     let last: Frame | null = null;
+    host.provideExport({
+      name: 'weights',
+      csv: () => {
+        const frame = last;
+        if (!frame) return [];
+        const rows = Array.from({ length: frame.n }, (_, i) => [i + 1, frame.kernel[i] ?? null, frame.softmax[i] ?? null, frame.nearest[i] ?? null, frame.uniform[i] ?? null]);
+        return [['key', 'kernel weight', 'softmax weight', 'nearest-key limit', 'uniform limit'], ...rows];
+      },
+    });
     let drive = 0;
 
     const { box, canvas } = chartCanvas(

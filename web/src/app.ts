@@ -1,0 +1,78 @@
+/// The two ways the site shows widgets: the full page (every widget in chapter order, state in
+/// `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
+/// and the standalone file). Both reflect each widget's state into the address as it changes.
+import { mountWidget } from './core/host';
+import { typeset } from './core/math-text';
+import { loadAllWidgets, loadWidget, widgetNames } from './core/registry';
+import { embedAddress, pageAddress, pageParams, reportHeight, widgetAddress, type ShareTarget } from './core/share';
+
+const replaceAddress = (address: string): void => {
+  if (address !== location.href) history.replaceState(history.state, '', address);
+};
+
+/// Where "Copy embed code" points: embed.html beside the page, or the standalone file itself.
+function embedUrl(widget: string, params: URLSearchParams, schemaKeys: readonly string[]): string {
+  if (import.meta.env.MODE === 'standalone') return widgetAddress(widget, params, schemaKeys, location.href.split('#')[0]);
+  return embedAddress(new URL('.', location.href), widget, params);
+}
+
+export async function showPage(): Promise<void> {
+  const page = document.getElementById('kl-page');
+  const container = document.getElementById('kl-widgets');
+  if (!page || !container) return;
+  const widgets = await loadAllWidgets();
+  const search = new URLSearchParams(location.search);
+  for (const widget of widgets) {
+    const section = document.createElement('section');
+    section.className = 'kl-section';
+    section.id = `section-${widget.name}`;
+    if (widget.prose) {
+      const prose = document.createElement('div');
+      prose.className = 'kl-prose';
+      prose.innerHTML = widget.prose;
+      section.append(prose);
+    }
+    container.append(section);
+    const keys = Object.keys(widget.params);
+    const share: ShareTarget = {
+      link: (params) => `${pageAddress(widget.name, params).split('#')[0]}#${section.id}`,
+      embedUrl: (params) => embedUrl(widget.name, params, keys),
+      reflect: (params) => replaceAddress(pageAddress(widget.name, params)),
+    };
+    mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
+  }
+  container.removeAttribute('aria-busy');
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  await typeset(page);
+}
+
+/// Shows the widget named by `?widget=` alone in `container` (the whole body when absent).
+export async function showEmbed(container?: HTMLElement | null): Promise<void> {
+  let target = container;
+  if (!target) {
+    target = document.createElement('main');
+    target.id = 'kl-embed';
+    document.body.className = 'kl-embed';
+    document.body.replaceChildren(target);
+  }
+  const params = new URLSearchParams(location.search);
+  const name = params.get('widget') ?? '';
+  const widget = await loadWidget(name);
+  if (!widget) {
+    const message = document.createElement('p');
+    message.className = 'kl-widget__error';
+    message.setAttribute('role', 'alert');
+    message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
+    target.append(message);
+    return;
+  }
+  document.title = `${widget.figure ? `${widget.figure}: ` : ''}${widget.title} — Kernel Lens`;
+  const keys = Object.keys(widget.params);
+  const share: ShareTarget = {
+    link: (state) => widgetAddress(name, state, keys),
+    embedUrl: (state) => embedUrl(name, state, keys),
+    reflect: (state) => replaceAddress(widgetAddress(name, state, keys)),
+  };
+  const mounted = mountWidget(widget, target, params, { embedded: true, share });
+  reportHeight(name, mounted.frame);
+}

@@ -1,0 +1,86 @@
+/// dist/kernel-lens.js: the <kernel-lens-figure> custom element.
+///   <script type="module" src="https://…/kernel-lens.js"></script>
+///   <kernel-lens-figure widget="lookup" h="0.6" q="3.5"></kernel-lens-figure>
+/// Each figure lives in an open shadow root with the site's styles; its attributes are the embed
+/// parameters (matched without regard to case, so `keyseed` sets `keySeed`) and are observed: a
+/// change re-mounts the figure with the new state. Every figure on a page shares one worker and
+/// one wasm instance (the module's shared bridge).
+import { mountWidget, type MountedFrame } from './core/host';
+import { loadWidget, widgetNames } from './core/registry';
+import { embedAddress, type ShareTarget } from './core/share';
+
+/// The site folder this script was loaded from (kernel-lens.js sits at its top).
+const siteRoot = new URL('.', import.meta.url);
+const stylesheet = new URL('assets/kernel-lens.css', siteRoot).href;
+
+/// Attributes of the element itself, never widget parameters.
+const OWN_ATTRIBUTES = new Set(['widget', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
+
+export class KernelLensFigure extends HTMLElement {
+  private readonly container: HTMLElement;
+  private readonly observer = new MutationObserver(() => void this.render());
+  private mounted: MountedFrame | null = null;
+  private generation = 0;
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: 'open' });
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = stylesheet;
+    this.container = document.createElement('div');
+    this.container.className = 'kl-element';
+    shadow.append(link, this.container);
+  }
+
+  connectedCallback(): void {
+    this.observer.observe(this, { attributes: true });
+    void this.render();
+  }
+
+  disconnectedCallback(): void {
+    this.observer.disconnect();
+    this.generation++;
+    this.mounted?.destroy();
+    this.mounted = null;
+  }
+
+  /// The widget's parameters from the attributes (attribute names are lower case in HTML).
+  private parameters(schemaKeys: readonly string[]): URLSearchParams {
+    const params = new URLSearchParams();
+    for (const { name, value } of Array.from(this.attributes)) {
+      if (OWN_ATTRIBUTES.has(name)) continue;
+      const key = schemaKeys.find((candidate) => candidate.toLowerCase() === name.toLowerCase()) ?? name;
+      params.set(key, value);
+    }
+    return params;
+  }
+
+  private async render(): Promise<void> {
+    const generation = ++this.generation;
+    const name = this.getAttribute('widget') ?? '';
+    const widget = await loadWidget(name).catch(() => null);
+    if (generation !== this.generation) return;
+    this.mounted?.destroy();
+    this.mounted = null;
+    this.container.replaceChildren();
+    if (!widget) {
+      const message = document.createElement('p');
+      message.className = 'kl-widget__error';
+      message.setAttribute('role', 'alert');
+      message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
+      this.container.append(message);
+      return;
+    }
+    const share: ShareTarget = {
+      link: (params) => embedAddress(siteRoot, name, params),
+      embedUrl: (params) => embedAddress(siteRoot, name, params),
+    };
+    this.mounted = mountWidget(widget, this.container, this.parameters(Object.keys(widget.params)), {
+      embedded: true,
+      share,
+    });
+  }
+}
+
+if (!customElements.get('kernel-lens-figure')) customElements.define('kernel-lens-figure', KernelLensFigure);
