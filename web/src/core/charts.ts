@@ -220,3 +220,13 @@ export function scheduleFrame(chart: Chart, edit: () => void): void {
     requestAnimationFrame(flush);
   }
 }
+
+/// Gives every axis of `chart` the theme's tick, grid and title colours (after a theme flip).
+export function recolorAxes(chart: Chart, colors: Palette): void {
+  for (const axis of Object.values(chart.options.scales ?? {})) {
+    if (!axis) continue;
+    axis.ticks = { ...axis.ticks, color: colors.text };
+    axis.grid = { ...axis.grid, color: colors.grid };
+    if ('title' in axis && axis.title) axis.title.color = colors.text;
+  }
+}

@@ -1,0 +1,272 @@
+/// Section 12.5's numerical trap, live: a distant query and a small bandwidth make every directly
+/// exponentiated Gaussian kernel underflow to 0, so naive normalisation computes 0 ÷ 0; the
+/// log-space softmax of eq. 12.4 stays finite. The log-kernel identity is measured beside it.
+import type { Plugin } from 'chart.js';
+import { barPoints, chartCanvas, createChart, onThemeChange, palette, recolorAxes, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise, scientific } from '../../core/format';
+import { call } from '../../core/protocol';
+import { liveReadout, testNode } from '../../core/readout';
+import type { StateOf } from '../../core/state';
+import { typedNumber } from '../../core/typed-input';
+import { defineWidget } from '../../core/widget';
+import type { UnderflowReport } from 'kernel-lens-wasm/kernel_lens.mjs';
+import './underflow.css';
+
+const params = {
+  q: { kind: 'number', label: 'far query q', default: 1000, min: 1, max: 100000, scale: 'log' },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.1, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  iq: { kind: 'number', label: 'identity query q', default: 0.37, min: -3, max: 3, scale: 'linear', step: 0.01 },
+  ih: { kind: 'number', label: 'identity bandwidth h', default: 0.28, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+} as const;
+
+type UnderflowState = StateOf<typeof params>;
+
+/// Keys listed in the table: the largest log-scores of the far query.
+const LISTED_KEYS = 5;
+
+/// Python's bool as the chapter prints it.
+const pythonBool = (x: boolean): string => (x ? 'True' : 'False');
+
+/// Writes `message()` across the plot area when it returns text (for a chart with nothing to draw).
+function emptyNote(message: () => string | null): Plugin<'bar'> {
+  return {
+    id: 'klEmptyNote',
+    afterDatasetsDraw(chart) {
+      const text = message();
+      if (!text) return;
+      const { ctx, chartArea } = chart;
+      ctx.save();
+      ctx.fillStyle = palette().orange;
+      ctx.font = `600 15px ${getComputedStyle(chart.canvas).fontFamily}`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(text, (chartArea.left + chartArea.right) / 2, (chartArea.top + chartArea.bottom) / 2);
+      ctx.restore();
+    },
+  };
+}
+
+function heading(text: string): HTMLHeadingElement {
+  const node = document.createElement('h4');
+  node.className = 'kl-underflow__heading';
+  node.textContent = text;
+  return node;
+}
+
+/// One side of the comparison: a heading over its read-outs and chart.
+function panel(title: string, ...parts: HTMLElement[]): HTMLElement {
+  const section = document.createElement('section');
+  section.className = 'kl-underflow__panel';
+  section.append(heading(title), ...parts);
+  return section;
+}
+
+function weightChart(canvas: HTMLCanvasElement, color: string, plugins: Plugin<'bar'>[] = []): Chart<'bar'> {
+  return createChart<'bar'>(canvas, {
+    type: 'bar',
+    data: { labels: [], datasets: [{ label: 'weight', data: [], backgroundColor: color, barPercentage: 1, categoryPercentage: 1 }] },
+    options: {
+      scales: {
+        x: { type: 'category', title: { display: true, text: 'key location (sorted)' }, ticks: { maxTicksLimit: 6, maxRotation: 0 } },
+        y: {
+          type: 'linear',
+          min: 0,
+          max: 1.05,
+          title: { display: true, text: 'weight' },
+          ticks: { stepSize: 0.2, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(1) : '') },
+        },
+      },
+    },
+    plugins,
+  });
+}
+
+export default defineWidget({
+  name: 'underflow',
+  title: 'The distant-query trap',
+  order: 12.55,
+  params,
+  prose: `
+    <h3>One numerical trap</h3>
+    <p>Equation 12.4 says the normalised kernel weights are a softmax of log-kernels,</p>
+    <p>$$\\alpha_i(\\vect{q}) = \\frac{\\kappa_h(\\vect{q},\\vect{k}_i)}{\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)} = \\operatorname{softmax}_i\\!\\left(\\log\\kappa_h(\\vect{q},\\vect{k}_i)\\right), \\tag{12.4}$$</p>
+    <p>and near the keys both routes agree to rounding. But a Gaussian that is positive on paper can
+    be 0 in floating point: at $q=1000$ with $h=0.1$ every score $-\\norm{q-k_i}^2/2h^2$ is about
+    $-5\\times10^{7}$, every $\\exp$ underflows, and dividing those zeros by their zero sum is
+    $0/0$. The log-space route subtracts the largest score first, so the nearest key keeps
+    $\\exp(0)=1$ and the row still sums to one. Push the query further out or the bandwidth down:
+    the naive side never recovers, the stable side always names the nearest key.</p>`,
+
+  mount(host, initial) {
+    let state: UnderflowState = { ...initial };
+    let colors = palette();
+    let keys: Float64Array | null = null;
+    let far: UnderflowReport | null = null;
+    const datasetChannel = host.channel('dataset');
+    const farChannel = host.channel('far');
+    const identityChannel = host.channel('identity');
+
+    const identityDifference = testNode('strong', 'identity-difference');
+    const identityReadout = liveReadout('kl-readout', 'max |normalize(K)−softmax(log K)|: ', identityDifference);
+    const identityQuery = slider({
+      label: 'identity query q',
+      spec: params.iq,
+      value: state.iq,
+      format: (q) => fixed(q, 2),
+      onInput: (iq) => update({ iq }),
+    });
+    const identityBandwidth = bandwidthSlider(params.ih, state.ih, (ih) => update({ ih }), 'h (identity)');
+
+    const naiveDenominator = testNode('strong', 'naive-denominator');
+    const naiveFinite = testNode('strong', 'naive-finite');
+    const naiveWeights = testNode('strong', 'naive-weights');
+    const stableSum = testNode('strong', 'stable-sum');
+    const nearestKey = testNode('strong', 'nearest-key');
+
+    const naiveBox = chartCanvas('Naive weights: the directly exponentiated kernels divided by their sum, one bar per key (none when the weights are NaN)');
+    const stableBox = chartCanvas('Stable weights: softmax of the log-kernel scores, one bar per key');
+    const naiveChart = weightChart(naiveBox.canvas, colors.grey, [
+      emptyNote(() => (far && !far.naiveAllFinite ? '0 ÷ 0 = NaN' : null)),
+    ]);
+    const stableChart = weightChart(stableBox.canvas, colors.orange);
+
+    const naivePanel = panel(
+      'Naive: exponentiate, then normalise',
+      liveReadout('kl-readout', 'denominator Σ κ = ', naiveDenominator),
+      liveReadout('kl-readout', 'weights = ', naiveWeights, ', all finite = ', naiveFinite),
+      naiveBox.box,
+    );
+    const stablePanel = panel(
+      'Stable: softmax of log-scores',
+      liveReadout('kl-readout', 'sum = ', stableSum),
+      liveReadout('kl-readout', 'nearest key = ', nearestKey),
+      stableBox.box,
+    );
+    const panels = document.createElement('div');
+    panels.className = 'kl-charts kl-charts--pair';
+    panels.append(naivePanel, stablePanel);
+
+    const farQuery = slider({
+      label: 'far query q',
+      spec: params.q,
+      value: state.q,
+      format: (q) => precise(q, 4),
+      onInput: (q) => update({ q }),
+    });
+    const farBandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const typedQuery = typedNumber({ label: 'far query q, typed value', caption: 'type q', value: state.q, onChange: (q) => update({ q }) });
+    const typedBandwidth = typedNumber({ label: 'bandwidth h, typed value', caption: 'type h', value: state.h, onChange: (h) => update({ h }) });
+    const table = dataTable('The far query’s largest log-scores: a = −‖q − k‖²/2h², κ = exp(a) computed directly', [
+      'key k',
+      'log-score a',
+      'κ = exp(a)',
+      'naive weight',
+      'stable weight',
+    ]);
+
+    host.root.append(
+      heading('Near the keys both routes agree'),
+      identityReadout,
+      controlRow(identityQuery.element, identityBandwidth.element),
+      heading('A far query'),
+      controlRow(farQuery.element, typedQuery.element),
+      controlRow(farBandwidth.element, typedBandwidth.element),
+      panels,
+      table.element,
+    );
+
+    function paintBars(chart: Chart<'bar'>, labels: string[], weights: Float64Array, color: string): void {
+      scheduleFrame(chart as unknown as Chart, () => {
+        const dataset = chart.data.datasets[0];
+        if (!dataset) return;
+        chart.data.labels = labels;
+        dataset.data = barPoints(weights);
+        dataset.backgroundColor = color;
+      });
+    }
+
+    function drawFar(report: UnderflowReport, at: Float64Array): void {
+      far = report;
+      naiveDenominator.textContent =
+        report.naiveDenominator === 0 ? '0.0 (exactly zero)' : `${fixed(report.naiveDenominator, 1)} (${scientific(report.naiveDenominator)})`;
+      const nans = Array.from(report.naiveWeights).filter(Number.isNaN).length;
+      naiveWeights.textContent = nans > 0 ? `0 ÷ 0 = NaN for ${nans} of ${at.length} keys` : 'finite';
+      naiveFinite.textContent = pythonBool(report.naiveAllFinite);
+      stableSum.textContent = fixed(report.stableSum, 1);
+      nearestKey.textContent = fixed(at[report.nearestIndex] ?? Number.NaN, 4);
+      const labels = Array.from(at, (k) => fixed(k, 2));
+      paintBars(naiveChart, labels, report.naiveWeights, colors.grey);
+      paintBars(stableChart, labels, report.stableWeights, colors.orange);
+      const order = Array.from(report.logScores.keys())
+        .sort((a, b) => (report.logScores[b] ?? 0) - (report.logScores[a] ?? 0))
+        .slice(0, LISTED_KEYS);
+      table.setRows(
+        order.map((i) => [
+          fixed(at[i] ?? Number.NaN, 4),
+          scientific(report.logScores[i] ?? Number.NaN, 4),
+          scientific(report.kernelValues[i] ?? Number.NaN, 4),
+          fixed(report.naiveWeights[i] ?? Number.NaN, 4),
+          fixed(report.stableWeights[i] ?? Number.NaN, 4),
+        ]),
+      );
+    }
+
+    async function loadKeys(): Promise<Float64Array | null> {
+      if (keys) return keys;
+      const loaded = await datasetChannel.request([call('chapterDataset')] as const);
+      if (!loaded) return null;
+      keys = loaded[0].keys;
+      return keys;
+    }
+
+    async function compute(requested: UnderflowState): Promise<void> {
+      try {
+        const at = await loadKeys();
+        if (!at) return;
+        const [farResult, identityResult] = await Promise.all([
+          farChannel.request([call('underflowReport', [requested.q], at, 1, requested.h)] as const),
+          identityChannel.request([call('underflowReport', [requested.iq], at, 1, requested.ih)] as const),
+        ]);
+        if (identityResult) {
+          const difference = identityResult[0].maxAbsDifference;
+          identityDifference.textContent =
+            difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference);
+        }
+        if (farResult) drawFar(farResult[0], at);
+        if (farResult && identityResult) host.clearError();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        host.showError(`q = ${String(requested.q)}, h = ${String(requested.h)} is refused: ${message}`);
+      }
+    }
+
+    function update(partial: Partial<UnderflowState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+      if (partial.q !== undefined && Number.isFinite(partial.q)) {
+        farQuery.set(partial.q);
+        typedQuery.set(partial.q);
+      }
+      if (partial.h !== undefined && Number.isFinite(partial.h)) {
+        if (partial.h > 0) farBandwidth.set(partial.h);
+        typedBandwidth.set(partial.h);
+      }
+      void compute(state);
+    }
+
+    const stopTheme = onThemeChange((next: Palette) => {
+      colors = next;
+      for (const chart of [naiveChart, stableChart]) recolorAxes(chart as unknown as Chart, next);
+      if (far && keys) drawFar(far, keys);
+    });
+    void compute(state);
+    return {
+      destroy() {
+        stopTheme();
+        naiveChart.destroy();
+        stableChart.destroy();
+      },
+    };
+  },
+});
