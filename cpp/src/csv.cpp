@@ -334,10 +334,14 @@ std::optional<std::string> duplicate_warning(const RowMatrix& keys, const std::v
 
 }  // namespace
 
+void check_csv_size(std::size_t bytes, bool at_least) {
+  if (bytes > CsvLimits::max_bytes)
+    throw CsvError(std::string("the data is ") + (at_least ? "at least " : "") + with_commas(bytes) +
+                   " bytes; the limit is " + with_commas(CsvLimits::max_bytes) + " bytes (4 MiB)");
+}
+
 CsvTable parse_csv(std::string_view text) {
-  if (text.size() > CsvLimits::max_bytes)
-    throw CsvError("the data is " + with_commas(text.size()) + " bytes; the limit is " +
-                   with_commas(CsvLimits::max_bytes) + " bytes (4 MiB)");
+  check_csv_size(text.size());
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw CsvError("the data is empty; paste or upload at least two rows of numbers");

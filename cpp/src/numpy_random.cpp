@@ -66,6 +66,7 @@ std::uint64_t rotate_right(std::uint64_t value, unsigned rotation) {
 }  // namespace
 
 std::vector<std::uint32_t> seed_sequence_state(std::uint64_t entropy, std::size_t words) {
+  check_size(words, Limits::max_draws, "words");
   std::vector<std::uint32_t> entropy_words;
   do {
     entropy_words.push_back(static_cast<std::uint32_t>(entropy & 0xffffffffULL));

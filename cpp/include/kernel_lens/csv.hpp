@@ -37,6 +37,10 @@ struct CsvTable {
   std::vector<std::string> warnings;  ///< accepted but worth saying (duplicate keys, decimal commas)
 };
 
+/// bytes <= CsvLimits::max_bytes, else CsvError "the data is [at least] N bytes; the limit is ...".
+/// `at_least` when `bytes` is a lower bound (a text's length counted before encoding it).
+void check_csv_size(std::size_t bytes, bool at_least = false);
+
 /// Parses comma-, tab- or semicolon-separated text (the delimiter is the first of tab, semicolon,
 /// comma found outside quotes on the first non-blank line). The first row is a header when none of
 /// its cells is a number. Quoted cells ("a, b", "say ""x""") and CRLF line ends are accepted;
