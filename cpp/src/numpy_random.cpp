@@ -263,7 +263,7 @@ Vector NumpyRandom::normal(double loc, double scale, std::size_t count) {
 }
 
 RowMatrix NumpyRandom::normal(double loc, double scale, std::size_t rows, std::size_t cols) {
-  if (cols != 0 && rows > Limits::max_draws / cols)
+  if (rows > Limits::max_draws || cols > Limits::max_draws || (cols != 0 && rows > Limits::max_draws / cols))
     throw std::length_error("size " + std::to_string(rows) + " x " + std::to_string(cols) +
                             " exceeds the limit of " + std::to_string(Limits::max_draws) +
                             " draws");
