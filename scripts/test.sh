@@ -19,6 +19,9 @@ npm run --silent build:web
 
 if [ -x scripts/test-extra.sh ]; then bash scripts/test-extra.sh; fi
 
+echo "== fuzz smoke pass (libFuzzer + ASan + UBSan, ${FUZZ_SMOKE_SECONDS:-10}s per target) =="
+FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-10} bash scripts/fuzz.sh
+
 echo "== native tests under ASan + UBSan =="
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/native-sanitize --output-on-failure -j 2

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# libFuzzer targets of tests/fuzz/ built with clang (-fsanitize=fuzzer,address,undefined) into
+# build/fuzz, each run for FUZZ_SECONDS (default 600) from its committed corpus in
+# tests/fuzz/corpus/<target>/. New inputs go to build/fuzz/corpus/<target>/; FUZZ_MERGE=1 merges the
+# ones that add coverage back into the committed corpus. FUZZ_TARGETS picks targets (default all).
+# Ends with one line per target: executions, coverage (edges) and features reached.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS=${FUZZ_SECONDS:-600}
+OUT=${FUZZ_BUILD_DIR:-build/fuzz}
+CXX=${FUZZ_CXX:-clang++}
+ALL_TARGETS=$(basename -s .cpp tests/fuzz/fuzz_*.cpp | sed 's/^fuzz_//')
+TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
+EIGEN=$(pkg-config --cflags eigen3 2>/dev/null || echo -I/usr/include/eigen3)
+FLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Icpp/include $EIGEN
+       -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+
+mkdir -p "$OUT/objects"
+objects=()
+for source in cpp/src/*.cpp; do
+  object="$OUT/objects/$(basename "${source%.cpp}").o"
+  if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ -n "$(find cpp/include -newer "$object" -print -quit)" ]; then
+    echo "fuzz: compiling $source"
+    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object" &
+    while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-2}" ]; do wait -n; done
+  fi
+  objects+=("$object")
+done
+wait
+for target in $TARGETS; do
+  binary="$OUT/fuzz_$target"
+  source="tests/fuzz/fuzz_$target.cpp"
+  if [ ! -f "$binary" ] || [ -n "$(find "$source" tests/fuzz/fuzz_input.hpp "${objects[@]}" -newer "$binary" -print -quit)" ]; then
+    echo "fuzz: linking $binary"
+    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "$source" "${objects[@]}" -o "$binary"
+  fi
+done
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+summary=()
+for target in $TARGETS; do
+  corpus="tests/fuzz/corpus/$target"
+  work="$OUT/corpus/$target"
+  mkdir -p "$corpus" "$work"
+  echo "== fuzz $target for ${FUZZ_SECONDS}s =="
+  log="$OUT/$target.log"
+  if ! "$OUT/fuzz_$target" -max_total_time="$FUZZ_SECONDS" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+      -max_len=4096 -print_final_stats=1 -artifact_prefix="$OUT/crash-$target-" "$work" "$corpus" >"$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "fuzz: $target found a failure; the input is in $OUT/crash-$target-*" >&2
+    exit 1
+  fi
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)
+  executions=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  summary+=("$target: ${executions:-?} executions; ${done_line#*DONE   }")
+  if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+    "$OUT/fuzz_$target" -merge=1 -max_len=4096 "$corpus" "$work" >>"$log" 2>&1
+  fi
+done
+echo "== fuzz summary (${FUZZ_SECONDS}s per target) =="
+printf '%s\n' "${summary[@]}"
