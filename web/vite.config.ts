@@ -24,7 +24,9 @@ export default defineConfig(({ mode }) => {
         ...(standalone ? [{ find: /^\.\/worker-factory$/, replacement: workerFactory }] : []),
       ],
     },
-    worker: { format: 'es' },
+    /// A page on file:// has an opaque origin, and Chromium refuses module workers from its blob
+    /// URLs: the standalone bundle inlines a classic worker.
+    worker: { format: standalone ? 'iife' : 'es' },
     build: {
       outDir: resolve(repoRoot, standalone ? 'build/standalone' : 'dist'),
       emptyOutDir: true,

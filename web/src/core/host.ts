@@ -183,7 +183,7 @@ function toolbar(
         const { downloadPng } = await import('./export');
         await downloadPng(canvas, fileName(definition.name, name, 'png'));
       });
-      node.setAttribute('aria-label', `Download ${name} as PNG: ${canvas.getAttribute('aria-label') ?? ''}`);
+      node.title = canvas.getAttribute('aria-label') ?? name;
       return node;
     });
     for (const table of exports) {
