@@ -130,6 +130,14 @@ export function powerOfTen(k: number): string {
   return `10${[...String(k)].map((c) => SUPERSCRIPT[c] ?? c).join('')}`;
 }
 
+/// Matplotlib-style index ticks for n columns: 0, s, 2s, 3s and n − 1 with s = round(n / 4)
+/// (0, 15, 30, 45, 59 for the chapter's 60 keys).
+export function evenTickIndices(n: number): number[] {
+  const step = Math.max(1, Math.round(n / 4));
+  const ticks = [0, step, 2 * step, 3 * step].filter((i) => i < n - 1 - step / 2);
+  return [...ticks, n - 1];
+}
+
 function div(className: string): HTMLDivElement {
   const node = document.createElement('div');
   node.className = className;

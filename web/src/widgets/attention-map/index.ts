@@ -4,7 +4,7 @@
 import { barPoints, chartCanvas, createChart, onThemeChange, palette, recolorAxes, scheduleFrame, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, scientific } from '../../core/format';
-import { Heatmap, type HeatmapTick } from '../../core/heatmap';
+import { evenTickIndices, Heatmap, type HeatmapTick } from '../../core/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { liveReadout, testNode } from '../../core/readout';
@@ -48,13 +48,6 @@ interface MapFrame {
   weights: Float64Array;
   outputs: Float64Array;
   rowSumError: number;
-}
-
-/// Matplotlib-style key ticks for n sorted keys: 0, s, 2s, 3s and n − 1 with s = round(n / 4).
-function keyTickIndices(n: number): number[] {
-  const step = Math.max(1, Math.round(n / 4));
-  const ticks = [0, step, 2 * step, 3 * step].filter((i) => i < n - 1 - step / 2);
-  return [...ticks, n - 1];
 }
 
 /// Ticks at the whole query values inside [first, last], placed by row (row r sits at query r).
@@ -216,7 +209,7 @@ export default defineWidget({
         rows: frame.data.queries.length,
         cols: keys.length,
         scale: state.scale,
-        xTicks: keyTickIndices(keys.length).map((i) => ({ at: i, label: fixed(keys[i] ?? Number.NaN, 1) })),
+        xTicks: evenTickIndices(keys.length).map((i) => ({ at: i, label: fixed(keys[i] ?? Number.NaN, 1) })),
         yTicks: queryTicks(frame.data.queries),
         trace: frame.data.trace,
       });

@@ -1,0 +1,170 @@
+/// Exercise 5, live: two-dimensional keys whose features are reported in very different units.
+/// The same Gaussian bandwidth gives one attention map on the raw coordinates and another after
+/// standardising each feature with the training (key) mean and standard deviation.
+import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
+import { fixed, precise } from '../../core/format';
+import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../core/heatmap';
+import { call } from '../../core/protocol';
+import { liveReadout, testNode } from '../../core/readout';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import type { StandardizeExercise } from 'kernel-lens-wasm/kernel_lens.mjs';
+import './standardize.css';
+
+const params = {
+  h: { kind: 'number', label: 'bandwidth h', default: 0.5, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  scale2: { kind: 'number', label: 'unit of feature 2', default: 1000, min: 0.001, max: 1e6, scale: 'log' },
+  scale: { kind: 'enum', label: 'colour scale', default: 'linear', options: ['linear', 'log'] as const },
+} as const;
+
+type StandardizeState = StateOf<typeof params>;
+
+/// Two coordinates per key and query.
+const FEATURES = 2;
+
+function mapFrame(result: StandardizeExercise, weights: Float64Array, scale: StandardizeState['scale']): HeatmapFrame {
+  const rows = result.queryCount;
+  const cols = result.keyCount;
+  return {
+    values: weights,
+    rows,
+    cols,
+    scale,
+    xTicks: evenTickIndices(cols).map((i) => ({ at: i, label: fixed(result.rawKeys[i * FEATURES] ?? Number.NaN, 1) })),
+    yTicks: evenTickIndices(rows).map((r) => ({ at: r, label: fixed(result.rawQueries[r * FEATURES] ?? Number.NaN, 1) })),
+  };
+}
+
+function mapPanel(title: string, heatmap: Heatmap, ...parts: HTMLElement[]): HTMLElement {
+  const panel = document.createElement('section');
+  panel.className = 'kl-standardize__panel';
+  const heading = document.createElement('h4');
+  heading.className = 'kl-standardize__heading';
+  heading.textContent = title;
+  panel.append(heading, heatmap.element, ...parts);
+  return panel;
+}
+
+export default defineWidget({
+  name: 'standardize',
+  title: 'Exercise 5: units decide the neighbours',
+  order: 13.5,
+  params,
+  prose: `
+    <h3>Exercise 5: two features, two units</h3>
+    <p>Extend the Gaussian lookup to keys with two coordinates, and report the second one in units
+    a thousand times smaller (metres instead of kilometres, say). Nothing about the data changed,
+    but the squared distance $\\norm{\\vect{q}-\\vect{k}}^2$ is now almost entirely the second
+    feature's, so the kernel matches queries to keys on that feature alone. Standardising each
+    feature with the <em>training</em> mean and standard deviation (the keys', applied unchanged to
+    the queries) gives both features a say again. The fixed kernel carries a metric, and the
+    units choose it: a rule that is not learned still encodes a decision about what "near" means.</p>`,
+
+  mount(host, initial) {
+    let state: StandardizeState = { ...initial };
+    let last: StandardizeExercise | null = null;
+    const channel = host.channel('exercise');
+
+    const heatmapOptions = (when: string) => ({
+      label: `Attention map ${when}: one row per query, one column per key (both sorted by feature 1), brighter cells carry more weight`,
+      xTitle: 'key feature 1 (sorted)',
+      yTitle: 'query feature 1',
+      colorbarTitle: 'weight',
+    });
+    const raw = new Heatmap(heatmapOptions('in raw units'));
+    const standardized = new Heatmap(heatmapOptions('after standardising'));
+    const rawMse = testNode('strong', 'raw-mse');
+    const standardizedMse = testNode('strong', 'standardized-mse');
+    const rawShare = testNode('strong', 'raw-share');
+    const standardizedShare = testNode('strong', 'standardized-share');
+
+    const panels = document.createElement('div');
+    panels.className = 'kl-charts kl-charts--pair';
+    panels.append(
+      mapPanel(
+        'Raw units',
+        raw,
+        liveReadout('kl-readout', 'feature 2’s share of ‖q − k‖²: ', rawShare),
+        liveReadout('kl-readout', 'MSE against the truth: ', rawMse),
+      ),
+      mapPanel(
+        'Standardised with training statistics',
+        standardized,
+        liveReadout('kl-readout', 'feature 2’s share of ‖q − k‖²: ', standardizedShare),
+        liveReadout('kl-readout', 'MSE against the truth: ', standardizedMse),
+      ),
+    );
+
+    const statistics = dataTable('Training statistics and each feature’s share of the summed squared distance', [
+      'feature',
+      'unit',
+      'training mean',
+      'training std',
+      'share, raw',
+      'share, standardised',
+    ]);
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const unit = slider({
+      label: 'unit of feature 2 (multiplier)',
+      spec: params.scale2,
+      value: state.scale2,
+      format: (x) => precise(x, 3),
+      onInput: (scale2) => update({ scale2 }),
+    });
+    const logToggle = button('Log colour scale', () => update({ scale: state.scale === 'log' ? 'linear' : 'log' }));
+    host.root.append(panels, controlRow(bandwidth.element, unit.element), controlRow(logToggle), statistics.element);
+
+    function draw(result: StandardizeExercise): void {
+      raw.draw(mapFrame(result, result.rawWeights, state.scale));
+      standardized.draw(mapFrame(result, result.standardizedWeights, state.scale));
+      rawMse.textContent = fixed(result.rawMse, 4);
+      standardizedMse.textContent = fixed(result.standardizedMse, 4);
+      rawShare.textContent = fixed(result.rawDistanceShare[1] ?? Number.NaN, 6);
+      standardizedShare.textContent = fixed(result.standardizedDistanceShare[1] ?? Number.NaN, 4);
+      statistics.setRows(
+        [0, 1].map((j) => [
+          `x${j + 1}`,
+          `× ${precise(result.featureScales[j] ?? Number.NaN, 3)}`,
+          fixed(result.mean[j] ?? Number.NaN, 4),
+          fixed(result.scale[j] ?? Number.NaN, 4),
+          fixed(result.rawDistanceShare[j] ?? Number.NaN, 6),
+          fixed(result.standardizedDistanceShare[j] ?? Number.NaN, 4),
+        ]),
+      );
+      logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));
+    }
+
+    async function compute(requested: StandardizeState): Promise<void> {
+      try {
+        const results = await channel.request([
+          call('standardizeExercise', { bandwidth: requested.h, featureScales: [1, requested.scale2] }),
+        ] as const);
+        if (!results) return;
+        host.clearError();
+        last = results[0];
+        draw(last);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        host.showError(`h = ${String(requested.h)} is refused: ${message}`);
+      }
+    }
+
+    function update(partial: Partial<StandardizeState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+      if (partial.scale !== undefined && Object.keys(partial).length === 1 && last) {
+        draw(last);
+        return;
+      }
+      void compute(state);
+    }
+
+    void compute(state);
+    return {
+      destroy() {
+        raw.destroy();
+        standardized.destroy();
+      },
+    };
+  },
+});
