@@ -193,7 +193,8 @@ export class Heatmap {
     this.canvas.setAttribute('aria-label', options.label);
     this.overlay = document.createElement('canvas');
     this.overlay.className = 'kl-heatmap__overlay';
-    this.overlay.setAttribute('aria-hidden', 'true');
+    this.overlay.setAttribute('role', 'img');
+    this.overlay.setAttribute('aria-label', 'overlay: the white k = q trace and the highlighted row');
     this.plot.append(this.canvas, this.overlay);
     this.xTicks = div('kl-heatmap__x-ticks');
     const xTitle = div('kl-heatmap__x-title');
@@ -203,7 +204,8 @@ export class Heatmap {
     this.bar = document.createElement('canvas');
     this.bar.width = 1;
     this.bar.height = 256;
-    this.bar.setAttribute('aria-hidden', 'true');
+    this.bar.setAttribute('role', 'img');
+    this.bar.setAttribute('aria-label', `colour bar: ${options.colorbarTitle}, dark (low) to bright (high); the tick labels give the values`);
     this.zeroSwatch = div('kl-heatmap__zero');
     this.zeroSwatch.title = 'exactly 0 (underflow)';
     barBox.append(this.bar, this.zeroSwatch);
