@@ -73,6 +73,6 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
     embedUrl: (state) => embedUrl(name, state, keys),
     reflect: (state) => replaceAddress(widgetAddress(name, state, keys)),
   };
-  const mounted = mountWidget(widget, target, params, { embedded: true, share });
+  const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share });
   reportHeight(name, mounted.frame);
 }

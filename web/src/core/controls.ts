@@ -132,10 +132,11 @@ export function dataTable(caption: string, header: readonly string[]): {
   cap.textContent = caption;
   const head = table.createTHead().insertRow();
   for (const text of header) {
-    const th = document.createElement('th');
-    th.scope = 'col';
-    th.textContent = text;
-    head.append(th);
+    // A column without a title (e.g. row buttons) gets a plain cell: an empty header names nothing.
+    const cell = document.createElement(text ? 'th' : 'td');
+    if (text) (cell as HTMLTableCellElement).scope = 'col';
+    cell.textContent = text;
+    head.append(cell);
   }
   const body = table.createTBody();
   const element = document.createElement('div');

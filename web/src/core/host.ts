@@ -10,6 +10,8 @@ let instances = 0;
 
 export interface MountOptions {
   embedded: boolean;
+  /// The title is the document's <h1> (a widget shown alone on its page).
+  heading?: boolean;
   /// Links, embed code and address-bar reflection; without it the share buttons are left out.
   share?: ShareTarget;
   /// Called after every state change.
@@ -49,8 +51,13 @@ export function mountWidget<S extends Schema>(
     header.append(label);
   }
   header.append(definition.title);
+  if (options.heading) {
+    const heading = element('h1', 'kl-widget__heading');
+    heading.append(...header.childNodes);
+    header.append(heading);
+  }
 
-  const notes = element('ul', 'kl-widget__notes');
+  const notes = element('div', 'kl-widget__notes');
   notes.setAttribute('role', 'status');
   notes.setAttribute('aria-live', 'polite');
   const error = element('p', 'kl-widget__error');
@@ -73,7 +80,7 @@ export function mountWidget<S extends Schema>(
     bridge,
     channel: (key: string): Channel => bridge.channel(`${id}/${key}`),
     note(message) {
-      const item = element('li', 'kl-widget__note');
+      const item = element('p', 'kl-widget__note');
       item.textContent = message;
       notes.append(item);
       return () => item.remove();

@@ -132,9 +132,9 @@ export default defineWidget({
       stopDrive();
       update({ h: 0 });
     });
-    toZero.setAttribute('aria-label', 'Drive bandwidth h toward 0 plus');
-    toInfinity.setAttribute('aria-label', 'Drive bandwidth h toward infinity');
-    atZero.setAttribute('aria-label', 'Try bandwidth h = 0');
+    toZero.setAttribute('aria-label', 'Drive h → 0⁺ (bandwidth h toward 0 plus)');
+    toInfinity.setAttribute('aria-label', 'Drive h → ∞ (bandwidth h toward infinity)');
+    atZero.setAttribute('aria-label', 'Try h = 0 (bandwidth h = 0)');
 
     host.root.append(
       box,

@@ -124,11 +124,11 @@ export default defineWidget({
       const last = history.at(-1);
       if (last) void compute(last.h / 2, 'append');
     });
-    halve.setAttribute('aria-label', 'Halve the bandwidth h');
+    halve.setAttribute('aria-label', 'Halve h (Halve the bandwidth h)');
     const zero = button('Try h = 0', () => void compute(0, 'replace'));
-    zero.setAttribute('aria-label', 'Try bandwidth h = 0');
+    zero.setAttribute('aria-label', 'Try h = 0 (bandwidth h = 0)');
     const reset = button('Start again at h = 1', () => start(params.h.default));
-    reset.setAttribute('aria-label', 'Start again at bandwidth h = 1');
+    reset.setAttribute('aria-label', 'Start again at h = 1 (bandwidth h = 1)');
 
     host.root.append(box, controlRow(halve, zero, reset), controlRow(bandwidth.element, typedLabel), readout, tableBox);
 

@@ -1,0 +1,80 @@
+// axe-core on the full page and on every embed, in the light and the dark theme: zero violations.
+// Also: every control is reachable by Tab with a visible focus ring, charts have text alternatives.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite } from './harness.mjs';
+import { settle, widgetNames } from './widget-list.mjs';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+function describe(violations) {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 4).map((n) => `  ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`).join('\n')}`)
+    .join('\n');
+}
+
+const pages = ['index.html', ...widgetNames.map((name) => embedPath(name))];
+
+for (const colorScheme of ['light', 'dark']) {
+  for (const path of pages) {
+    test(`axe: ${path} in the ${colorScheme} theme has no violations`, async () => {
+      const { page } = await site.newPage(path, { colorScheme, viewport: { width: 1000, height: 900 } });
+      await settle(page);
+      await page.addScriptTag({ path: axePath });
+      const violations = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.map(({ id, impact, help, nodes }) => ({
+          id,
+          impact,
+          help,
+          nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+        }));
+      });
+      assert.equal(violations.length, 0, describe(violations));
+      await page.context().close();
+    });
+  }
+}
+
+test('every control of an embed is reachable by Tab and shows a focus ring; charts have text alternatives', async () => {
+  const { page } = await site.newPage(embedPath('lookup'));
+  await settle(page);
+  const controls = await page.locator('input, button, summary, select, textarea, [tabindex="0"]').count();
+  const seen = new Set();
+  for (let i = 0; i < controls + 2; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const node = document.activeElement;
+      if (!node || node === document.body) return null;
+      const style = getComputedStyle(node);
+      return { key: node.outerHTML.slice(0, 120), outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+    });
+    if (!focused) continue;
+    seen.add(focused.key);
+    assert.ok(focused.outline !== 'none' && focused.width >= 2, `focus ring on ${focused.key}`);
+  }
+  assert.ok(seen.size >= controls, `reached ${seen.size} of ${controls} controls`);
+  for (const canvas of await page.locator('canvas').all()) {
+    assert.equal(await canvas.getAttribute('role'), 'img');
+    assert.ok(((await canvas.getAttribute('aria-label')) ?? '').length > 10);
+  }
+});
+
+test('prefers-reduced-motion turns transitions and animations off', async () => {
+  const { page } = await site.newPage(embedPath('lookup'));
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await settle(page);
+  const durations = await page.evaluate(() =>
+    [...document.querySelectorAll('.kl-widget *')].map((node) => parseFloat(getComputedStyle(node).transitionDuration) || 0),
+  );
+  assert.ok(durations.every((seconds) => seconds <= 0.001));
+});

@@ -1,0 +1,72 @@
+// Every page of the site under the strict Content-Security-Policy of the embedding guide: no eval,
+// no inline script, nothing fetched from another origin, no violation reported, no console error.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, waitForText } from './harness.mjs';
+import { settle, widgetNames } from './widget-list.mjs';
+
+export const STRICT_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "worker-src 'self' blob:",
+].join('; ');
+
+let site;
+before(async () => {
+  site = await openSite({ headers: { 'content-security-policy': STRICT_CSP } });
+});
+after(async () => {
+  await site?.close();
+});
+
+async function visit(path) {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  await context.addInitScript(() => {
+    window.__violations = [];
+    addEventListener('securitypolicyviolation', (event) =>
+      window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
+  const errors = [];
+  const foreign = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(site.url) && !/^(data|blob):/.test(url)) foreign.push(url);
+  });
+  await page.goto(site.url + path);
+  return { page, errors, foreign, context };
+}
+
+test('the served pages carry the policy', async () => {
+  const response = await fetch(site.url + 'embed.html');
+  assert.equal(response.headers.get('content-security-policy'), STRICT_CSP);
+});
+
+test('lookup computes the chapter numbers under the policy (worker and wasm allowed)', async () => {
+  const { page, errors, context } = await visit(embedPath('lookup'));
+  assert.equal(await waitForText(page.getByTestId('prediction'), /\d/), '2.7412');
+  await page.getByRole('slider', { name: /bandwidth/ }).press('ArrowRight');
+  await waitForText(page.getByTestId('prediction'), /^(?!2\.7412$)\d/);
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const path of ['index.html', ...widgetNames.map((name) => embedPath(name))]) {
+  test(`${path}: no violation, no error, nothing from elsewhere`, async () => {
+    const { page, errors, foreign, context } = await visit(path);
+    await settle(page);
+    assert.equal(await page.locator('.kl-widget__error:visible').count(), 0, 'no widget shows an error');
+    assert.deepEqual(await page.evaluate(() => window.__violations), []);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(foreign, []);
+    await context.close();
+  });
+}

@@ -1,0 +1,15 @@
+// The widget names (one folder each under web/src/widgets/), for tests that visit every embed.
+import { readdirSync } from 'node:fs';
+
+export const widgetNames = readdirSync(new URL('../../web/src/widgets/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+/// Waits until the page stops fetching and every figure has drawn (no "…" placeholders, no busy region).
+export async function settle(page) {
+  await page.locator('.kl-widget').first().waitFor({ timeout: 30000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 30000 });
+  await page.waitForTimeout(300);
+}
