@@ -1,8 +1,13 @@
 // JavaScript surface of the reader's own data (parseCsv) and of the module's memory use.
+#include <emscripten/emscripten.h>
+#include <emscripten/em_js.h>
 #include <malloc.h>
 
 #include "common.hpp"
 #include "kernel_lens/csv.hpp"
+
+EM_JS(void, kernel_lens_throw_error, (const char* type, const char* message),
+      { throw new globalThis[UTF8ToString(type)](UTF8ToString(message)); });
 
 namespace kernel_lens::wasm {
 namespace {
@@ -18,10 +23,7 @@ val string_array(const std::vector<std::string>& items) {
 val parse_csv_js(val text) {
   return guarded([&] {
     if (!text.isString()) throw ArgumentTypeError("text must be a string");
-    const auto units = text["length"].as<double>();
-    if (units > static_cast<double>(CsvLimits::max_bytes))
-      throw std::length_error("the data is at least " + format_number(units) + " bytes; the limit is " +
-                              std::to_string(CsvLimits::max_bytes) + " bytes (4 MiB)");
+    check_csv_size(text["length"].as<std::size_t>(), true);
     const CsvTable table = parse_csv(text.as<std::string>());
     val out = val::object();
     out.set("keys", to_float64_array(table.keys));

@@ -18,7 +18,7 @@ std::uint64_t to_seed(const val& v) {
 }
 
 NumpyRandom* make_random(val seed) {
-  return guarded([&] { return new NumpyRandom(to_seed(seed)); });
+  return at_boundary([&] { return guarded([&] { return new NumpyRandom(to_seed(seed)); }); });
 }
 
 NumpyRandom* make_random_without_seed() { return make_random(val::undefined()); }
@@ -48,7 +48,7 @@ struct PaddedMethod;
 template <auto Method, std::size_t... G, std::size_t... M>
 struct PaddedMethod<Method, std::index_sequence<G...>, std::index_sequence<M...>> {
   static val call(NumpyRandom& rng, ValArgument<G>... given) {
-    return Method(rng, std::move(given)..., ((void)M, val::undefined())...);
+    return at_boundary([&] { return Method(rng, std::move(given)..., ((void)M, val::undefined())...); });
   }
 };
 

@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,25 +24,50 @@ class ArgumentTypeError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-[[noreturn]] inline void throw_js(const char* type, const std::string& message) {
-  val::global(type).new_(message).throw_();
+/// A JavaScript error on its way out, carried as a C++ exception so that every frame between the
+/// failure and the JavaScript boundary unwinds (releasing its val handles and heap memory) before
+/// at_boundary() throws it. A JS throw from deeper down would skip those destructors.
+struct JsErrorInFlight {
+  const char* type;  ///< "TypeError" or "RangeError" (a string literal)
+  std::string message;
+};
+
+/// `throw new globalThis[type](message)` in JavaScript (defined with EM_JS in bind_data.cpp).
+extern "C" void kernel_lens_throw_error(const char* type, const char* message);
+
+/// Runs f() at a JavaScript entry point: a JsErrorInFlight becomes the JS error it names, thrown
+/// when no C++ object is left alive in this frame (the message waits in a static buffer).
+template <class F>
+auto at_boundary(F&& f) -> decltype(f()) {
+  static char message[2048];
+  const char* type = "Error";
+  try {
+    return f();
+  } catch (const JsErrorInFlight& error) {
+    type = error.type;
+    std::snprintf(message, sizeof message, "%s", error.message.c_str());
+  }
+  kernel_lens_throw_error(type, message);
   __builtin_unreachable();
 }
 
-/// Runs f(); ArgumentTypeError becomes a JS TypeError, any other std::exception a RangeError.
-/// The JS error is thrown after the C++ exception is released, so nothing leaks.
+[[noreturn]] inline void throw_js(const char* type, const std::string& message) {
+  throw JsErrorInFlight{type, message};
+}
+
+/// Runs f(); ArgumentTypeError becomes a JS TypeError, any other std::exception a RangeError,
+/// thrown by the enclosing at_boundary() (every exported entry point has one).
 template <class F>
 auto guarded(F&& f) -> decltype(f()) {
-  val error = val::undefined();
   try {
     return f();
+  } catch (const JsErrorInFlight&) {
+    throw;
   } catch (const ArgumentTypeError& e) {
-    error = val::global("TypeError").new_(std::string(e.what()));
+    throw JsErrorInFlight{"TypeError", e.what()};
   } catch (const std::exception& e) {
-    error = val::global("RangeError").new_(std::string(e.what()));
+    throw JsErrorInFlight{"RangeError", e.what()};
   }
-  error.throw_();
-  __builtin_unreachable();
 }
 
 /// True for any JS array or typed array.
@@ -132,7 +158,7 @@ struct PaddedCall;
 template <auto Function, std::size_t... G, std::size_t... M>
 struct PaddedCall<Function, std::index_sequence<G...>, std::index_sequence<M...>> {
   static val call(ValArgument<G>... given) {
-    return Function(std::move(given)..., ((void)M, val::undefined())...);
+    return at_boundary([&] { return Function(std::move(given)..., ((void)M, val::undefined())...); });
   }
 };
 
@@ -142,9 +168,11 @@ struct TooManyArguments;
 template <std::size_t Arity, std::size_t... G>
 struct TooManyArguments<Arity, std::index_sequence<G...>> {
   static val call(ValArgument<G>...) {
-    return guarded([]() -> val {
-      throw ArgumentTypeError("expected at most " + std::to_string(Arity) + " arguments, got " +
-                              std::to_string(sizeof...(G)));
+    return at_boundary([] {
+      return guarded([]() -> val {
+        throw ArgumentTypeError("expected at most " + std::to_string(Arity) + " arguments, got " +
+                                std::to_string(sizeof...(G)));
+      });
     });
   }
 };
