@@ -5,6 +5,7 @@
 /// parameters (matched without regard to case, so `keyseed` sets `keySeed`) and are observed: a
 /// change re-mounts the figure with the new state. Every figure on a page shares one worker and
 /// one wasm instance (the module's shared bridge).
+import { setThemeSource } from './core/charts';
 import { mountWidget, type MountedFrame } from './core/host';
 import { loadWidget, widgetNames } from './core/registry';
 import { embedAddress, type ShareTarget } from './core/share';
@@ -21,12 +22,18 @@ export class KernelLensFigure extends HTMLElement {
   private readonly observer = new MutationObserver(() => void this.render());
   private mounted: MountedFrame | null = null;
   private generation = 0;
+  /// Settles when the shadow root's stylesheet has loaded (or failed): charts read its colours.
+  private readonly styled: Promise<void>;
 
   constructor() {
     super();
     const shadow = this.attachShadow({ mode: 'open' });
     const link = document.createElement('link');
     link.rel = 'stylesheet';
+    this.styled = new Promise((done) => {
+      link.addEventListener('load', () => done(), { once: true });
+      link.addEventListener('error', () => done(), { once: true });
+    });
     link.href = stylesheet;
     this.container = document.createElement('div');
     this.container.className = 'kl-element';
@@ -59,8 +66,9 @@ export class KernelLensFigure extends HTMLElement {
   private async render(): Promise<void> {
     const generation = ++this.generation;
     const name = this.getAttribute('widget') ?? '';
-    const widget = await loadWidget(name).catch(() => null);
+    const [widget] = await Promise.all([loadWidget(name).catch(() => null), this.styled]);
     if (generation !== this.generation) return;
+    setThemeSource(this.container);
     this.mounted?.destroy();
     this.mounted = null;
     this.container.replaceChildren();

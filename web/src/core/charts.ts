@@ -56,8 +56,18 @@ function cssVariable(style: CSSStyleDeclaration, name: string, fallback: string)
   return style.getPropertyValue(name).trim() || fallback;
 }
 
+/// The element whose computed CSS variables give the theme: the document by default, a figure's
+/// container inside a <kernel-lens-figure> shadow root (where :host carries the variables).
+let themeSource: Element | null = null;
+
+export function setThemeSource(element: Element): void {
+  themeSource = element;
+}
+
+const themeElement = (): Element => (themeSource?.isConnected ? themeSource : document.documentElement);
+
 export function palette(): Palette {
-  const style = getComputedStyle(document.documentElement);
+  const style = getComputedStyle(themeElement());
   const v = (name: string, fallback: string): string => cssVariable(style, name, fallback);
   return {
     text: v('--kl-text', '#1d2333'),
@@ -110,7 +120,7 @@ export function createChart<T extends ChartType>(
   const colors = palette();
   Chart.defaults.color = colors.text;
   Chart.defaults.borderColor = colors.grid;
-  Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily;
+  Chart.defaults.font.family = getComputedStyle(themeElement()).fontFamily;
   const options = {
     animation: false,
     responsive: true,
