@@ -18,6 +18,12 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/// A request in the worker: its calls are kept so a restarted worker can run them again.
+interface Outstanding extends Pending {
+  calls: readonly CoreCall[];
+  retried: boolean;
+}
+
 /// Latest-wins requester. A superseded request resolves to `null` instead of results.
 export class Channel {
   private inFlight = false;
@@ -69,7 +75,9 @@ export class Channel {
 export class Bridge {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new Map<number, Outstanding>();
+  private readonly restartListeners = new Set<(reason: string) => void>();
+  private ready = false;
   private readonly channels = new Map<string, Channel>();
   private functions: Promise<Set<string>> | null = null;
   private resolveFunctions: ((names: Set<string>) => void) | null = null;
@@ -88,13 +96,45 @@ export class Bridge {
 
   /// Runs the calls in the worker; every request is answered (no dropping at this level).
   run<const C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C>> {
+    return new Promise<CoreResults<C>>((resolve, reject) => {
+      this.post({ calls, retried: false, resolve: (results) => resolve(results as CoreResults<C>), reject });
+    });
+  }
+
+  /// Calls `listener(reason)` whenever a dead worker was replaced; returns the unsubscriber.
+  onRestart(listener: (reason: string) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  private post(entry: Outstanding): void {
     const worker = this.ensureWorker();
     const id = this.nextId++;
-    return new Promise<CoreResults<C>>((resolve, reject) => {
-      this.pending.set(id, { resolve: (results) => resolve(results as CoreResults<C>), reject });
-      const request: CallRequest = { id, calls };
-      worker.postMessage(request);
+    this.pending.set(id, entry);
+    const request: CallRequest = { id, calls: entry.calls };
+    worker.postMessage(request);
+  }
+
+  /// The worker (or its wasm instance) died: start a new one, run the outstanding requests once
+  /// more (the one that was running when it died, `culprit`, is answered with an error instead)
+  /// and tell the listeners.
+  private recover(reason: string, culprit?: Outstanding): void {
+    const outstanding = [...this.pending.values()];
+    this.pending.clear();
+    this.worker?.terminate();
+    this.worker = null;
+    this.ready = false;
+    const failed = new CoreError({
+      name: 'Error',
+      message: `the core stopped while computing this (${reason}); it was restarted`,
     });
+    culprit?.reject(failed);
+    for (const entry of outstanding) {
+      if (entry.retried) entry.reject(failed);
+      else this.post({ ...entry, retried: true });
+    }
+    this.ensureWorker();
+    for (const listener of this.restartListeners) listener(reason);
   }
 
   /// The names of the functions the loaded core exports.
@@ -107,6 +147,7 @@ export class Bridge {
   terminate(): void {
     this.worker?.terminate();
     this.worker = null;
+    this.ready = false;
     this.functions = null;
     const error = new CoreError({ name: 'AbortError', message: 'the computation was cancelled' });
     for (const pending of this.pending.values()) pending.reject(error);
@@ -127,6 +168,11 @@ export class Bridge {
     });
     worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => this.receive(event.data));
     worker.addEventListener('error', (event) => {
+      if (this.ready) {
+        event.preventDefault();
+        this.recover(event.message || 'the core worker failed');
+        return;
+      }
       const error = new CoreError({ name: 'Error', message: event.message || 'the core worker failed to load' });
       this.resolveFunctions?.(new Set());
       for (const pending of this.pending.values()) pending.reject(error);
@@ -138,13 +184,16 @@ export class Bridge {
 
   private receive(message: WorkerMessage): void {
     if ('ready' in message) {
+      this.ready = message.error === undefined;
       this.resolveFunctions?.(new Set(message.functions));
       return;
     }
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
-    if ('error' in message) pending.reject(new CoreError(message.error));
+    // A wasm trap or abort leaves the module unusable: replace the worker.
+    if ('error' in message && message.error.name === 'RuntimeError') this.recover(message.error.message, pending);
+    else if ('error' in message) pending.reject(new CoreError(message.error));
     else pending.resolve(message.results);
   }
 }

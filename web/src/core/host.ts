@@ -118,10 +118,16 @@ export function mountWidget<S extends Schema>(
     host.note(`Invalid parameters fell back to their defaults: ${parsed.rejected.join('; ')}.`);
   }
   const mounted = definition.mount(host, state);
+  let removeRestartNote = (): void => undefined;
+  const stopRestartNotes = bridge.onRestart((reason) => {
+    removeRestartNote();
+    removeRestartNote = host.note(`The core stopped (${reason}) and was restarted; this figure keeps its state.`);
+  });
   return {
     frame,
     host: host as unknown as WidgetHost,
     destroy() {
+      stopRestartNotes();
       tools.destroy();
       mounted.destroy();
       frame.remove();

@@ -1,0 +1,211 @@
+// The your-data widget in the browser: the chapter's lookup reproduced from a pasted table, every
+// kind of junk refused with its row/column message while the previous data stays on screen, and
+// keyboard, table and upload input changing the numbers.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The chapter's opening example (q = 3.5, h = 0.6 over (1, 1.5), (3, 2.8), (5, 1.8)): 2.7412.
+const CHAPTER_PREDICTION = '2.7412';
+const STILL_SHOWN = '. The previous data is still shown.';
+
+/// Leave-one-out MSE of Gaussian Nadaraya–Watson, written out independently of the core.
+function looMse(keys, values, h) {
+  let total = 0;
+  keys.forEach((x, i) => {
+    let num = 0;
+    let den = 0;
+    keys.forEach((k, j) => {
+      if (j === i) return;
+      const w = Math.exp(-((x - k) ** 2) / (2 * h * h));
+      num += w * values[j];
+      den += w;
+    });
+    total += (num / den - values[i]) ** 2;
+  });
+  return total / keys.length;
+}
+
+async function openWidget(params = {}) {
+  const opened = await site.newPage(embedPath('your-data', params));
+  await waitForText(opened.page.getByTestId('prediction'), /\d/);
+  return opened;
+}
+
+async function submit(page, text) {
+  await page.getByTestId('csv-text').fill(text);
+  await page.getByRole('button', { name: 'Use this data' }).click();
+}
+
+/// Puts a huge text in the box and submits it from inside the page (no typing, no waiting for layout).
+async function useText(page, text) {
+  await page.evaluate((value) => {
+    const area = document.querySelector('[data-testid="csv-text"]');
+    area.value = value;
+    [...document.querySelectorAll('button')].find((b) => b.textContent === 'Use this data').click();
+    area.value = '';
+  }, text);
+}
+
+/// Asserts the inline message and that the chapter's data and prediction are still on screen.
+async function assertRefused(page, message) {
+  const shown = await waitForText(page.getByTestId('data-message'), /\S/);
+  assert.equal(shown, message + STILL_SHOWN);
+  assert.equal(await page.getByTestId('prediction').textContent(), CHAPTER_PREDICTION);
+  assert.match(await page.getByTestId('data-summary').textContent(), /^3 rows; 1 key column/);
+}
+
+test('the default table reproduces the chapter lookup and an independent leave-one-out value', async () => {
+  const { page, errors } = await openWidget();
+  assert.equal(await page.getByTestId('prediction').textContent(), CHAPTER_PREDICTION);
+  const loo = looMse([1, 3, 5], [1.5, 2.8, 1.8], 0.6);
+  assert.equal(await page.getByTestId('loo').textContent(), loo.toFixed(4));
+  assert.equal(await page.getByTestId('data-message').isHidden(), true);
+  await screenshot(page, 'your-data');
+  assert.deepEqual(errors, []);
+});
+
+test('every kind of junk gets its row and column message and the previous data stays', async () => {
+  const { page, errors } = await openWidget();
+  const cases = [
+    ['x,y\n1,2\n3,abc\n', 'row 3, column 2 ("y"): "abc" is not a number'],
+    ['x,y\n1,2\nNaN,3\n', 'row 3, column 1 ("x"): "NaN" is NaN (not a number); every cell must be a finite number'],
+    ['x,y\n1,Inf\n2,3\n', 'row 2, column 2 ("y"): "Inf" is infinite; every cell must be a finite number'],
+    ['x,y\n1,2\n-Infinity,3\n', 'row 3, column 1 ("x"): "-Infinity" is minus infinity; every cell must be a finite number'],
+    ['x,y\n1,2\n3,4,5\n', 'row 3 has 3 columns but row 1 has 2; column 3 is extra'],
+    ['x,y,z\n1,2,3\n4,5\n', 'row 3 has 2 columns but row 1 has 3; column 3 is missing'],
+    ['', 'the data is empty; paste or upload at least two rows of numbers'],
+    ['x,y\n1,2\n', 'only one data row (row 2); smoothing and leave-one-out need at least 2 rows'],
+    [
+      "x,y\n1,2\n=cmd|' /C calc'!A0,3\n",
+      'row 3, column 1 ("x"): "=cmd|\' /C calc\'!A0" looks like a spreadsheet formula; only plain numbers are accepted',
+    ],
+    ['x,y\n1,2\n3,@SUM(A1)\n', 'row 3, column 2 ("y"): "@SUM(A1)" looks like a spreadsheet formula; only plain numbers are accepted'],
+    ['x,y\n1,\u0000\n', 'row 2, column 2: byte 0x00 is a control character; the data looks binary, and only plain text tables are accepted'],
+  ];
+  for (const [text, message] of cases) {
+    await submit(page, text);
+    await assertRefused(page, message);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a million rows are refused by the row cap; a 50 MB file is refused by its size without reading it', async () => {
+  const { page } = await openWidget();
+  await useText(page, '1,2\n'.repeat(1_000_000));
+  await assertRefused(page, 'row 5001 is data row 5,001; the limit is 5,000 data rows');
+
+  await page.evaluate(() => {
+    const input = document.querySelector('input[type=file]');
+    const big = new File([new Uint8Array(50 * 1024 * 1024)], 'big.csv', { type: 'text/csv' });
+    const transfer = new DataTransfer();
+    transfer.items.add(big);
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change'));
+  });
+  await assertRefused(page, 'the file "big.csv" is 52,428,800 bytes; the limit is 4,194,304 bytes (4 MiB), so it was not read');
+
+  await useText(page, '1'.repeat(50 * 1024 * 1024));
+  await assertRefused(page, 'the data is at least 52,428,800 bytes; the limit is 4,194,304 bytes (4 MiB)');
+});
+
+test('an uploaded binary file is refused; an uploaded table is used', async () => {
+  const { page } = await openWidget();
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+  await page.locator('input[type=file]').setInputFiles({ name: 'figure.png', mimeType: 'image/png', buffer: png });
+  await assertRefused(
+    page,
+    'row 1, column 1: it contains U+FFFD, a replaced byte; the data looks binary, and only plain text tables are accepted',
+  );
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'grid.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('k\tv\n0\t0\n1\t1\n2\t0\n3\t1\n') });
+  await waitForText(page.getByTestId('data-summary'), /^4 rows; 1 key column \(k\); value column: v\.$/);
+  assert.equal(await page.getByTestId('data-message').isHidden(), true);
+});
+
+test('duplicate keys are accepted with a warning naming the rows', async () => {
+  const { page } = await openWidget();
+  await submit(page, 'x,y\n1,1\n2,2\n1,3\n');
+  await waitForText(page.getByTestId('data-summary'), /^3 rows; 1 key column \(x\)/);
+  assert.equal(
+    await page.getByTestId('data-warnings').textContent(),
+    'rows 2 and 4 have the same key (1); 1 row repeats an earlier key. They are kept: the estimator averages their values.',
+  );
+});
+
+test('nothing typed is inserted as HTML', async () => {
+  const { page, errors } = await openWidget();
+  const name = '<img src=x onerror="window.__pwned=1">';
+  await submit(page, `${name},<b>y</b>\n1,2\n3,4\n`);
+  await waitForText(page.getByTestId('data-summary'), /<img src=x/);
+  await submit(page, 'x,y\n1,<script>window.__pwned=2</script>\n');
+  await waitForText(page.getByTestId('data-message'), /script/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('.kl-widget img, .kl-widget b, .kl-widget__body script').count(), 0);
+  assert.ok((await page.locator('.kl-table th').allTextContents()).includes(name));
+  assert.deepEqual(errors, []);
+});
+
+test('keyboard, kernel choice and table edits change the numbers; a bad cell is refused', async () => {
+  const { page, errors } = await openWidget();
+  const prediction = page.getByTestId('prediction');
+  const bandwidth = page.getByRole('slider', { name: /bandwidth/ });
+  await bandwidth.focus();
+  await page.keyboard.press('ArrowRight');
+  const wider = await waitForText(prediction, new RegExp(`^(?!${CHAPTER_PREDICTION}$)\\d`));
+  await page.getByRole('slider', { name: /query/ }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await waitForText(prediction, new RegExp(`^(?!${wider.replace('.', '\\.')}$)\\d`));
+  await page.getByRole('combobox', { name: 'kernel' }).selectOption('laplacian');
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await waitForText(prediction, new RegExp(`^${CHAPTER_PREDICTION}$`));
+
+  const cell = page.getByRole('textbox', { name: 'row 2, response' });
+  await cell.fill('4');
+  await cell.press('Enter');
+  await waitForText(prediction, new RegExp(`^(?!${CHAPTER_PREDICTION}$)\\d`));
+  const edited = await prediction.textContent();
+  const again = page.getByRole('textbox', { name: 'row 2, response' });
+  await again.fill('four');
+  await again.press('Enter');
+  const message = await waitForText(page.getByTestId('data-message'), /\S/);
+  assert.equal(message, 'row 3, column 2 ("response"): "four" is not a number' + STILL_SHOWN);
+  assert.equal(await prediction.textContent(), edited);
+  assert.deepEqual(errors, []);
+});
+
+test('small data travels in the URL; two key columns show fitted values; bad URL data falls back with a note', async () => {
+  const { page } = await openWidget({ keys: '0,1,2,3', values: '0,1,0,1', h: '0.5', q: '1.5' });
+  assert.match(await page.getByTestId('data-summary').textContent(), /^4 rows; 1 key column/);
+  assert.equal(await page.getByTestId('loo').textContent(), looMse([0, 1, 2, 3], [0, 1, 0, 1], 0.5).toFixed(4));
+
+  const two = await site.newPage(embedPath('your-data', { d: '2', keys: '0,0,1,0,0,1,1,1', values: '1,2,3,4', h: '1' }));
+  await waitForText(two.page.getByTestId('data-summary'), /^4 rows; 2 key columns \(x1, x2\)/);
+  await waitForText(two.page.getByTestId('loo'), /\d/);
+  await screenshot(two.page, 'your-data-2d');
+
+  const bad = await site.newPage(embedPath('your-data', { keys: '1,2,3', values: '1,2', h: '0' }));
+  const notes = bad.page.locator('.kl-widget__note');
+  await waitForText(notes.first(), /h=0/);
+  await waitForText(bad.page.getByTestId('prediction'), new RegExp(`^${CHAPTER_PREDICTION}$`));
+});
+
+test('360 px dark layout', async () => {
+  const { page, errors } = await site.newPage(embedPath('your-data'), { viewport: { width: 360, height: 900 }, colorScheme: 'dark' });
+  await waitForText(page.getByTestId('prediction'), /\d/);
+  await submit(page, 'x,y\n1,2\n3,abc\n');
+  await waitForText(page.getByTestId('data-message'), /abc/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+  await screenshot(page, 'your-data-360-dark');
+  assert.deepEqual(errors, []);
+});

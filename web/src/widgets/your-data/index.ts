@@ -1,0 +1,391 @@
+/// Your own data: paste, upload or edit a table of 1–8 key columns and one value column; the core
+/// parses and checks it, then smooths it (1-D keys) and scores every bandwidth by leave-one-out.
+/// A refused table leaves the last good data on screen with a message naming the row and column.
+import type { CsvTable, KernelName } from 'kernel-lens-wasm/kernel_lens.mjs';
+import { onThemeChange } from '../../core/charts';
+import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
+import { fixed, precise, significant } from '../../core/format';
+import { call } from '../../core/protocol';
+import type { StateOf } from '../../core/state';
+import { defineWidget } from '../../core/widget';
+import { paddedRange, YourDataView } from './view';
+import './your-data.css';
+
+/// Links carry at most this many numbers; larger tables stay on the page only.
+const MAX_URL_NUMBERS = 200;
+/// Editable cells are offered up to this many rows; larger tables are edited as text.
+const MAX_EDITABLE_ROWS = 30;
+const CURVE_POINTS = 241;
+const BANDWIDTH_POINTS = 25;
+const KERNELS = ['gaussian', 'laplacian', 'epanechnikov', 'tricube'] as const;
+
+const params = {
+  d: { kind: 'integer', label: 'key columns', default: 1, min: 1, max: 8 },
+  keys: {
+    kind: 'numbers',
+    label: 'keys (row-major, d per row)',
+    default: [1, 3, 5],
+    min: -1e12,
+    max: 1e12,
+    minLength: 2,
+    maxLength: MAX_URL_NUMBERS,
+  },
+  values: { kind: 'numbers', label: 'values', default: [1.5, 2.8, 1.8], min: -1e12, max: 1e12, minLength: 2, maxLength: MAX_URL_NUMBERS },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.001, max: 1000, scale: 'log', exclusiveMin: true },
+  q: { kind: 'number', label: 'query q', default: 3.5, min: -1e12, max: 1e12, scale: 'linear' },
+  kernel: { kind: 'enum', label: 'kernel', default: 'gaussian', options: KERNELS },
+} as const;
+
+type YourDataState = StateOf<typeof params>;
+
+/// Comma-separated text of a table (what the text box shows for the current data).
+function toCsv(header: readonly string[], keys: ArrayLike<number>, values: ArrayLike<number>, d: number): string {
+  const quote = (name: string): string => (/[",\n;\t]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name);
+  const lines = [header.map(quote).join(',')];
+  for (let r = 0; r < values.length; r++) {
+    const row = Array.from({ length: d }, (_, c) => String(keys[r * d + c]));
+    lines.push([...row, String(values[r])].join(','));
+  }
+  return lines.join('\n');
+}
+
+function logGrid(low: number, high: number, count: number): number[] {
+  const step = Math.log(high / low) / (count - 1);
+  return Array.from({ length: count }, (_, i) => Number((low * Math.exp(i * step)).toPrecision(3)));
+}
+
+/// The largest spread of any key column: sets the span of the plotted bandwidths.
+function keySpread(table: CsvTable): number {
+  let spread = 0;
+  for (let c = 0; c < table.d; c++) {
+    const column = Array.from({ length: table.n }, (_, r) => table.keys[r * table.d + c] ?? 0);
+    spread = Math.max(spread, Math.max(...column) - Math.min(...column));
+  }
+  return spread > 0 ? spread : 1;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export default defineWidget({
+  name: 'your-data',
+  title: 'Your own data through the same operator',
+  order: 12.45,
+  params,
+  prose: `
+    <h2>Bring your own data</h2>
+    <p>The honesty gate of section 12.4 applies to any table, not only the synthetic laboratory.
+    Paste or upload a table whose first columns are the keys $\\vect{k}_i$ (one to eight of them)
+    and whose last column is the value $v_i$. The same fixed rule smooths it,
+    $$\\widehat f_h(\\vect{q})=\\sum_{i=1}^{n}\\alpha_i(\\vect{q})\\,v_i, \\qquad
+    \\alpha_i(\\vect{q}) = \\operatorname{softmax}_i\\!\\left(\\log\\kappa_h(\\vect{q},\\vect{k}_i)\\right), \\tag{12.4}$$
+    and because the truth is hidden, each bandwidth is scored by leave-one-out: every point is
+    predicted from the others. With a compact kernel a query that sees no key takes the
+    nearest-key limit.</p>
+    <p>Rows and columns in messages are counted from 1 as in a spreadsheet, the header included.
+    Tables up to 5,000 rows and 4 MiB are accepted; small ones travel in the link.</p>`,
+
+  mount(host, initial) {
+    let state: YourDataState = { ...initial, keys: [...initial.keys], values: [...initial.values] };
+    if (state.keys.length !== state.d * state.values.length) {
+      host.note(
+        `keys must hold d = ${state.d} numbers per value (got ${state.keys.length} keys for ${state.values.length} values); using the chapter's three points.`,
+      );
+      state = { ...state, d: params.d.default, keys: [...params.keys.default], values: [...params.values.default] };
+    }
+    const parser = host.channel('parse');
+    const compute = host.channel('compute');
+    const view = new YourDataView();
+    let table: CsvTable | null = null;
+    let maxBytes = Infinity;
+
+    // ---- data entry ----
+    const textId = `${host.root.closest('figure')?.id ?? 'kl-your-data'}-text`;
+    const textLabel = element('label', 'kl-your-data__label', 'CSV: 1–8 key columns, then one value column (comma, tab or semicolon separated)');
+    textLabel.htmlFor = textId;
+    const text = element('textarea', 'kl-your-data__text');
+    text.id = textId;
+    text.rows = 6;
+    text.spellcheck = false;
+    text.dataset.testid = 'csv-text';
+    const file = element('input', 'kl-your-data__file');
+    file.type = 'file';
+    file.accept = '.csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values';
+    file.setAttribute('aria-label', 'Upload a CSV file');
+    const useButton = button('Use this data', () => void parse(text.value, 'text'));
+    const resetButton = button("Reset to the chapter's example", () => {
+      update({ h: params.h.default, q: params.q.default, kernel: params.kernel.default });
+      bandwidth.set(state.h);
+      kernelSelect.value = state.kernel;
+      void parse(toCsv(['location', 'response'], params.keys.default, params.values.default, 1), 'reset');
+    });
+    const fileLabel = element('label', 'kl-your-data__upload', 'Upload ');
+    fileLabel.append(file);
+
+    const message = element('p', 'kl-your-data__message');
+    message.setAttribute('role', 'alert');
+    message.dataset.testid = 'data-message';
+    message.hidden = true;
+    const warnings = element('ul', 'kl-your-data__warnings');
+    warnings.dataset.testid = 'data-warnings';
+    const summary = element('p', 'kl-your-data__summary');
+    summary.dataset.testid = 'data-summary';
+    summary.setAttribute('aria-live', 'polite');
+
+    // ---- controls ----
+    const kernelSelect = element('select', 'kl-input kl-your-data__kernel');
+    kernelSelect.setAttribute('aria-label', 'kernel');
+    for (const name of KERNELS) kernelSelect.append(new Option(name, name));
+    kernelSelect.value = state.kernel;
+    kernelSelect.addEventListener('change', () => update({ kernel: kernelSelect.value as KernelName }));
+    const kernelLabel = element('label', 'kl-control kl-your-data__kernel-control', 'kernel ');
+    kernelLabel.append(kernelSelect);
+    const bandwidth = slider({
+      label: 'bandwidth h',
+      spec: params.h,
+      value: state.h,
+      format: (h) => precise(h, 3),
+      onInput: (h) => update({ h }),
+    });
+    let query: Slider = makeQuery({ min: params.q.default - 3, max: params.q.default + 3 });
+    const queryBox = element('div', 'kl-your-data__query');
+    queryBox.append(query.element);
+
+    const readout = element('p', 'kl-readout');
+    readout.setAttribute('aria-live', 'polite');
+    const where = element('span', '');
+    const prediction = element('strong', 'kl-number');
+    prediction.dataset.testid = 'prediction';
+    const loo = element('strong', 'kl-number');
+    loo.dataset.testid = 'loo';
+    const predictionPart = element('span', '');
+    predictionPart.append(where, ' = ', prediction, '; ');
+    readout.append(predictionPart, 'leave-one-out MSE at this h = ', loo);
+
+    const dataView = dataTable('Your data (edit a cell and press Enter)', []);
+    const dataBox = element('div', 'kl-scroll');
+    dataBox.append(dataView.table);
+    const fitted = dataTable('Fitted values at the keys, f̂(kᵢ)', ['row', 'value', 'fitted']);
+    const fittedBox = element('div', 'kl-scroll');
+    fittedBox.append(fitted.table);
+    const looTable = dataTable('Leave-one-out MSE per bandwidth', ['h', 'LOO MSE']);
+    const looDetails = element('details', 'kl-your-data__details');
+    looDetails.append(element('summary', '', 'Leave-one-out table'), looTable.table);
+
+    const charts = element('div', 'kl-charts kl-charts--pair');
+    charts.append(view.smoothingBox, view.looBox);
+    const entry = element('div', 'kl-your-data__entry');
+    entry.append(textLabel, text, controlRow(useButton, fileLabel, resetButton), message, warnings, summary);
+    host.root.append(entry, charts, controlRow(kernelLabel, bandwidth.element), queryBox, readout, dataBox, fittedBox, looDetails);
+
+    function makeQuery(range: { min: number; max: number }): Slider {
+      const span = range.max - range.min;
+      return slider({
+        label: 'query q',
+        spec: { min: range.min, max: range.max, scale: 'linear', step: Number((span / 200).toPrecision(2)) },
+        value: Math.min(Math.max(state.q, range.min), range.max),
+        format: (q) => significant(q, 4),
+        onInput: (q) => update({ q }),
+      });
+    }
+
+    function showMessage(text: string | null): void {
+      message.hidden = text === null;
+      message.textContent = text ?? '';
+    }
+
+    function refuse(reason: string): void {
+      showMessage(`${reason}. The previous data is still shown.`);
+    }
+
+    function renderDataTable(current: CsvTable): void {
+      const head = dataView.table.tHead?.rows[0];
+      head?.replaceChildren(
+        ...['row', ...current.header].map((name) => {
+          const th = document.createElement('th');
+          th.scope = 'col';
+          th.textContent = name;
+          return th;
+        }),
+      );
+      const shown = Math.min(current.n, MAX_EDITABLE_ROWS);
+      const rows: string[][] = [];
+      for (let r = 0; r < shown; r++) {
+        const keys = Array.from({ length: current.d }, (_, c) => String(current.keys[r * current.d + c]));
+        rows.push([String(r + 1), ...keys, String(current.values[r])]);
+      }
+      dataView.setRows(rows);
+      const editable = current.n <= MAX_EDITABLE_ROWS;
+      Array.from(dataView.table.tBodies[0]?.rows ?? []).forEach((row, r) => {
+        Array.from(row.cells).forEach((cell, c) => {
+          if (c === 0 || !editable) return;
+          const input = element('input', 'kl-input');
+          input.value = cell.textContent ?? '';
+          input.setAttribute('aria-label', `row ${r + 1}, ${current.header[c - 1] ?? `column ${c}`}`);
+          input.addEventListener('change', () => void parse(tableText(), 'table'));
+          cell.replaceChildren(input);
+        });
+      });
+      dataView.table.caption!.textContent = editable
+        ? 'Your data (edit a cell and press Enter)'
+        : `Your data: the first ${shown} of ${current.n.toLocaleString('en-US')} rows (edit larger tables as text)`;
+    }
+
+    /// The editable table as CSV text, cells exactly as typed, so the core checks them.
+    function tableText(): string {
+      const header = table?.header ?? [];
+      const lines = [header.map((name) => (/[",\n;\t]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name)).join(',')];
+      for (const row of Array.from(dataView.table.tBodies[0]?.rows ?? [])) {
+        const cells = Array.from(row.querySelectorAll('input'), (input) => input.value);
+        lines.push(cells.map((cell) => (/[",\n;\t]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(','));
+      }
+      return lines.join('\n');
+    }
+
+    function accept(current: CsvTable, source: 'url' | 'text' | 'table' | 'file' | 'reset'): void {
+      table = current;
+      showMessage(null);
+      warnings.replaceChildren(...current.warnings.map((warning) => element('li', 'kl-your-data__warning', warning)));
+      const keyNames = current.header.slice(0, current.d).join(', ');
+      summary.textContent = `${current.n.toLocaleString('en-US')} rows; ${current.d} key ${current.d === 1 ? 'column' : 'columns'} (${keyNames}); value column: ${current.header[current.d] ?? 'y'}.`;
+      if (source !== 'text') text.value = toCsv(current.header, current.keys, current.values, current.d);
+      renderDataTable(current);
+      const oneD = current.d === 1;
+      view.showSmoothing(oneD);
+      queryBox.hidden = !oneD;
+      predictionPart.hidden = !oneD;
+      fittedBox.hidden = oneD;
+      if (oneD) {
+        const fresh = makeQuery(paddedRange(current.keys));
+        query.element.replaceWith(fresh.element);
+        query = fresh;
+        if (fresh.value !== state.q) state = { ...state, q: fresh.value };
+      }
+      const fits = current.keys.length + current.values.length <= MAX_URL_NUMBERS;
+      const data = fits
+        ? { d: current.d, keys: Array.from(current.keys), values: Array.from(current.values) }
+        : { d: params.d.default, keys: [...params.keys.default], values: [...params.values.default] };
+      host.setState({ ...data, q: state.q });
+      if (!fits) warnings.append(element('li', 'kl-your-data__warning', 'This table is too large for a link; a shared link shows the chapter\'s example.'));
+      void recompute();
+    }
+
+    async function parse(csv: string, source: 'url' | 'text' | 'table' | 'file' | 'reset'): Promise<void> {
+      if (csv.length > maxBytes) {
+        refuse(`the data is at least ${csv.length.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')} bytes (4 MiB)`);
+        return;
+      }
+      try {
+        const results = await parser.request([call('parseCsv', csv)] as const);
+        if (!results) return;
+        accept(results[0], source);
+      } catch (error) {
+        refuse(error instanceof Error ? error.message : String(error));
+      }
+    }
+
+    file.addEventListener('change', () => {
+      const chosen = file.files?.[0];
+      file.value = '';
+      if (!chosen) return;
+      if (chosen.size > maxBytes) {
+        refuse(`the file "${chosen.name}" is ${chosen.size.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')} bytes (4 MiB), so it was not read`);
+        return;
+      }
+      chosen.text().then(
+        (contents) => {
+          text.value = contents;
+          void parse(contents, 'text');
+        },
+        (error: unknown) => refuse(`the file "${chosen.name}" could not be read: ${String(error)}`),
+      );
+    });
+    text.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void parse(text.value, 'text');
+    });
+
+    async function recompute(): Promise<void> {
+      const current = table;
+      if (!current) return;
+      const requested = state;
+      const spread = keySpread(current);
+      const bandwidths = logGrid(spread / 500, spread * 2, BANDWIDTH_POINTS);
+      const kernel = requested.kernel as KernelName;
+      try {
+        if (current.d === 1) {
+          const range = paddedRange(current.keys);
+          const grid = Array.from({ length: CURVE_POINTS }, (_, i) => range.min + ((range.max - range.min) * i) / (CURVE_POINTS - 1));
+          const results = await compute.request([
+            call('attention', grid, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
+            call('attention', [requested.q], current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
+            call('looCurve', current.keys, current.values, 1, [...bandwidths, requested.h], kernel),
+          ] as const);
+          if (!results) return;
+          const [curve, atQuery, errors] = results;
+          view.drawSmoothing({
+            keys: current.keys,
+            values: current.values,
+            grid,
+            curve: curve.outputs,
+            query: requested.q,
+            prediction: atQuery.outputs[0] ?? Number.NaN,
+          });
+          where.textContent = `f̂(${significant(requested.q, 4)}) at h = ${precise(requested.h, 3)}`;
+          prediction.textContent = fixed(atQuery.outputs[0] ?? Number.NaN, 4);
+          showLoo(bandwidths, errors, requested.h);
+        } else {
+          const results = await compute.request([
+            call('attention', current.keys, current.keys, current.values, current.d, 1, requested.h, kernel, 'nearest'),
+            call('looCurve', current.keys, current.values, current.d, [...bandwidths, requested.h], kernel),
+          ] as const);
+          if (!results) return;
+          const [atKeys, errors] = results;
+          const shown = Math.min(current.n, MAX_EDITABLE_ROWS);
+          fitted.setRows(
+            Array.from({ length: shown }, (_, r) => [String(r + 1), significant(current.values[r] ?? 0, 4), fixed(atKeys.outputs[r] ?? Number.NaN, 4)]),
+          );
+          showLoo(bandwidths, errors, requested.h);
+        }
+        host.clearError();
+      } catch (error) {
+        host.showError(error);
+      }
+    }
+
+    function showLoo(bandwidths: number[], errors: Float64Array, h: number): void {
+      const atH = errors[bandwidths.length] ?? Number.NaN;
+      loo.textContent = Number.isFinite(atH) ? fixed(atH, 4) : 'undefined (a point sees no other key)';
+      view.drawLoo({ bandwidths, errors: errors.subarray(0, bandwidths.length), bandwidth: h, error: atH });
+      looTable.setRows(bandwidths.map((b, i) => [precise(b, 3), Number.isFinite(errors[i] ?? Number.NaN) ? fixed(errors[i] ?? 0, 4) : '—']));
+    }
+
+    function update(partial: Partial<YourDataState>): void {
+      state = { ...state, ...partial };
+      host.setState(partial);
+      void recompute();
+    }
+
+    const stopTheme = onThemeChange((colors) => view.recolor(colors));
+    host.bridge
+      .run([call('csvLimits')] as const)
+      .then(([limits]) => {
+        maxBytes = limits.maxBytes;
+      })
+      .catch(() => undefined);
+    void parse(
+      toCsv(state.d === 1 ? ['x', 'y'] : [...Array.from({ length: state.d }, (_, c) => `x${c + 1}`), 'y'], state.keys, state.values, state.d),
+      'url',
+    );
+
+    return {
+      destroy() {
+        stopTheme();
+        view.destroy();
+      },
+    };
+  },
+});

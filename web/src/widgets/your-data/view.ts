@@ -1,0 +1,151 @@
+/// The your-data panels: the reader's points with the smoothing curve and the query (1-D keys),
+/// and the leave-one-out curve over bandwidths with the current h marked.
+import { chartCanvas, createChart, palette, scheduleFrame, starImage, type Chart, type Palette } from '../../core/charts';
+import { fixed } from '../../core/format';
+
+export interface SmoothingFrame {
+  keys: ArrayLike<number>;
+  values: ArrayLike<number>;
+  grid: ArrayLike<number>;
+  curve: ArrayLike<number>;
+  query: number;
+  prediction: number;
+}
+
+export interface LooFrame {
+  bandwidths: ArrayLike<number>;
+  errors: ArrayLike<number>;
+  bandwidth: number;
+  error: number;
+}
+
+type XY = { x: number; y: number };
+
+/// Axis limits with a margin, so points never sit on the frame.
+export function paddedRange(xs: ArrayLike<number>, margin = 0.08): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i] ?? 0;
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  if (!Number.isFinite(min)) return { min: 0, max: 1 };
+  const span = max - min || Math.abs(max) || 1;
+  return { min: min - margin * span, max: max + margin * span };
+}
+
+function points(xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] {
+  return Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN })).filter((p) => Number.isFinite(p.y));
+}
+
+function recolorAxes(chart: Chart, colors: Palette): void {
+  for (const axis of Object.values(chart.options.scales ?? {})) {
+    if (!axis) continue;
+    axis.ticks = { ...axis.ticks, color: colors.text };
+    axis.grid = { ...axis.grid, color: colors.grid };
+    if ('title' in axis && axis.title) axis.title.color = colors.text;
+  }
+}
+
+export class YourDataView {
+  readonly smoothingBox: HTMLDivElement;
+  readonly looBox: HTMLDivElement;
+  private readonly smoothing: Chart<'scatter'>;
+  private readonly loo: Chart<'scatter'>;
+  private colors = palette();
+
+  constructor() {
+    const left = chartCanvas('Your data: the observed points, the smoothing curve and the query with its prediction');
+    const right = chartCanvas('Leave-one-out error against the bandwidth, with the current bandwidth marked');
+    this.smoothingBox = left.box;
+    this.looBox = right.box;
+    const c = this.colors;
+    this.smoothing = createChart(left.canvas, {
+      type: 'scatter',
+      data: {
+        datasets: [
+          { label: 'observations', data: [], backgroundColor: c.navy, borderColor: c.navy, pointRadius: 4, order: 1 },
+          { label: 'smoothing curve', data: [], showLine: true, borderColor: c.series[1], borderWidth: 2, pointRadius: 0, order: 2 },
+          { label: 'prediction', data: [], pointStyle: starImage(c.orange, 9), pointRadius: 9, order: 0 },
+          { label: 'query', data: [], showLine: true, borderColor: c.orange, borderDash: [6, 4], borderWidth: 1.4, pointRadius: 0, order: 3 },
+        ],
+      },
+      options: {
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'key' } },
+          y: { type: 'linear', title: { display: true, text: 'value' } },
+        },
+      },
+    });
+    this.loo = createChart(right.canvas, {
+      type: 'scatter',
+      data: {
+        datasets: [
+          { label: 'leave-one-out MSE', data: [], showLine: true, borderColor: c.series[0], backgroundColor: c.series[0], borderWidth: 2, pointRadius: 2.5 },
+          { label: 'current bandwidth', data: [], pointStyle: starImage(c.orange, 8), pointRadius: 8 },
+        ],
+      },
+      options: {
+        scales: {
+          x: { type: 'logarithmic', title: { display: true, text: 'bandwidth h' }, ticks: { maxTicksLimit: 6, callback: (v) => fixed(Number(v), Number(v) < 1 ? 2 : 1) } },
+          y: { type: 'linear', title: { display: true, text: 'leave-one-out MSE' } },
+        },
+      },
+    });
+  }
+
+  /// Shows or hides the smoothing panel (it exists for one key column only).
+  showSmoothing(visible: boolean): void {
+    this.smoothingBox.hidden = !visible;
+  }
+
+  drawSmoothing(frame: SmoothingFrame): void {
+    scheduleFrame(this.smoothing as unknown as Chart, () => {
+      const [observed, curve, star, query] = this.smoothing.data.datasets;
+      if (!observed || !curve || !star || !query) return;
+      const x = paddedRange(frame.grid, 0);
+      const y = paddedRange([...Array.from(frame.values), ...Array.from(frame.curve)]);
+      observed.data = points(frame.keys, frame.values);
+      curve.data = points(frame.grid, frame.curve);
+      star.data = [{ x: frame.query, y: frame.prediction }];
+      query.data = [
+        { x: frame.query, y: y.min },
+        { x: frame.query, y: y.max },
+      ];
+      const scales = this.smoothing.options.scales ?? {};
+      Object.assign(scales.x ?? {}, x);
+      Object.assign(scales.y ?? {}, y);
+    });
+  }
+
+  drawLoo(frame: LooFrame): void {
+    scheduleFrame(this.loo as unknown as Chart, () => {
+      const [curve, current] = this.loo.data.datasets;
+      if (!curve || !current) return;
+      curve.data = points(frame.bandwidths, frame.errors);
+      current.data = Number.isFinite(frame.error) ? [{ x: frame.bandwidth, y: frame.error }] : [];
+    });
+  }
+
+  recolor(colors: Palette): void {
+    this.colors = colors;
+    const [observed, curve, star, query] = this.smoothing.data.datasets;
+    if (observed) observed.backgroundColor = observed.borderColor = colors.navy;
+    if (curve) curve.borderColor = colors.series[1];
+    if (star) star.pointStyle = starImage(colors.orange, 9);
+    if (query) query.borderColor = colors.orange;
+    const [loo, current] = this.loo.data.datasets;
+    if (loo) loo.borderColor = loo.backgroundColor = colors.series[0];
+    if (current) current.pointStyle = starImage(colors.orange, 8);
+    for (const chart of [this.smoothing, this.loo] as Chart[]) {
+      recolorAxes(chart, colors);
+      scheduleFrame(chart, () => undefined);
+    }
+  }
+
+  destroy(): void {
+    this.smoothing.destroy();
+    this.loo.destroy();
+  }
+}
