@@ -1,0 +1,133 @@
+// Leaks: 10,000 core calls through the site's worker (the calls the widgets make, good and bad)
+// and 10,000 widget updates; the wasm heap, the malloc'd bytes, embind's live handles and the JS
+// heap must stay flat after warm-up.
+//
+// What is measured: `memoryUsage()` of the core (wasm memory size, bytes malloc'd and not freed,
+// `count_emval_handles()`), asked through the same worker protocol the bridge speaks; the page's
+// JS heap through CDP `Runtime.getHeapUsage` after a forced garbage collection.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { distDir, embedPath, openSite, waitForText } from './harness.mjs';
+
+const UPDATES = 10_000;
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+async function jsHeap(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize;
+}
+
+test('10,000 core calls through the worker leave wasm memory, allocations and handles flat', async () => {
+  const worker = readdirSync(`${distDir}assets`).find((file) => /^worker-.*\.js$/.test(file));
+  assert.ok(worker, 'the built site has a worker asset');
+  const { page, errors } = await site.newPage('embed.html?widget=none');
+  const result = await page.evaluate(
+    async ({ url, updates }) => {
+      const core = new Worker(url, { type: 'module' });
+      let nextId = 1;
+      const waiting = new Map();
+      core.addEventListener('message', ({ data }) => {
+        const settle = waiting.get(data.id);
+        if (!settle) return;
+        waiting.delete(data.id);
+        settle(data);
+      });
+      const run = (calls) =>
+        new Promise((resolve) => {
+          const id = nextId++;
+          waiting.set(id, resolve);
+          core.postMessage({ id, calls });
+        });
+      const keys = Array.from({ length: 120 }, (_, i) => (i * 6) / 119 - 3);
+      const values = keys.map((x) => Math.sin(1.5 * x));
+      const grid = Array.from({ length: 241 }, (_, i) => -3 + (6 * i) / 240);
+      const csv = 'x,y\n' + keys.map((x, i) => `${x},${values[i]}`).join('\n');
+      const step = (i) => {
+        const h = 0.05 + (i % 97) / 50;
+        switch (i % 6) {
+          case 0:
+            return [{ fn: 'attention', args: [grid, keys, values, 1, 1, h, 'gaussian', 'nearest'] }];
+          case 1:
+            return [{ fn: 'looCurve', args: [keys, values, 1, [h, 2 * h, 3 * h], 'tricube'] }];
+          case 2:
+            return [{ fn: 'parseCsv', args: [csv] }];
+          case 3:
+            return [{ fn: 'parseCsv', args: [`x,y\n1,2\n${i},abc\n`] }];
+          case 4:
+            return [{ fn: 'attention', args: [[i], keys, values, 1, 1, 1e-9, 'epanechnikov'] }];
+          default:
+            return [{ fn: 'attention', args: [grid, keys, values, 1, 1, -h] }, { fn: 'olsWeights', args: [keys, [h], 1] }];
+        }
+      };
+      const usage = async () => (await run([{ fn: 'memoryUsage', args: [] }])).results[0];
+      let failures = 0;
+      for (let i = 0; i < 600; i++) await run(step(i));
+      const start = await usage();
+      for (let i = 0; i < updates; i++) {
+        const reply = await run(step(i));
+        if (reply.error && i % 6 < 3) failures++;
+      }
+      const end = await usage();
+      core.terminate();
+      return { start, end, failures };
+    },
+    { url: new URL(`assets/${worker}`, site.url).href, updates: UPDATES },
+  );
+  assert.equal(result.failures, 0, 'the valid calls all succeeded');
+  assert.equal(result.end.heapBytes, result.start.heapBytes, 'wasm memory did not grow');
+  assert.ok(Math.abs(result.end.allocatedBytes - result.start.allocatedBytes) <= 4096, `malloc'd bytes ${JSON.stringify(result)}`);
+  assert.equal(result.end.liveHandles, result.start.liveHandles, 'embind handles');
+  assert.deepEqual(errors, []);
+});
+
+test('10,000 widget updates keep the page JS heap flat', async () => {
+  const { page, errors } = await site.newPage(embedPath('your-data'));
+  const prediction = page.getByTestId('prediction');
+  await waitForText(prediction, /\d/);
+  const drive = (count) =>
+    page.evaluate(async (count) => {
+      const sliders = [...document.querySelectorAll('input[type=range]')];
+      for (let i = 0; i < count; i++) {
+        const slider = sliders[i % sliders.length];
+        slider.value = String((i * 37) % Number(slider.max || 100));
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        if (i % 50 === 49) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+      }
+      await new Promise((done) => setTimeout(done, 300));
+    }, count);
+  await drive(1000);
+  const start = await jsHeap(page);
+  await drive(UPDATES);
+  const end = await jsHeap(page);
+  assert.ok(end - start < 2 * 1024 * 1024, `JS heap grew from ${start} to ${end} bytes`);
+  await waitForText(prediction, /\d/);
+  assert.deepEqual(errors, []);
+});
+
+test('a dead worker is replaced: the page says so, the widget keeps its state and computes again', async () => {
+  const { page } = await site.newPage(embedPath('your-data', { h: '0.6' }));
+  const prediction = page.getByTestId('prediction');
+  await waitForText(prediction, /^2\.7412$/);
+  const [worker] = page.workers();
+  assert.ok(worker, 'the core worker is running');
+  await worker.evaluate(() => setTimeout(() => {
+    throw new Error('simulated crash');
+  }));
+  const note = await waitForText(page.locator('.kl-widget__note').last(), /restarted/);
+  assert.match(note, /The core stopped \(.*simulated crash\) and was restarted/);
+  await page.getByRole('slider', { name: /bandwidth/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await waitForText(prediction, /^(?!2\.7412$)\d/);
+  assert.match(await page.getByTestId('data-summary').textContent(), /^3 rows/);
+});
