@@ -16,6 +16,8 @@ bash scripts/build-wasm.sh
 echo "== site build =="
 npm run --silent typecheck
 npm run --silent build:web
+echo "== size budget =="
+node scripts/check-budget.mjs
 
 if [ -x scripts/test-extra.sh ]; then bash scripts/test-extra.sh; fi
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Size budget of the built site, gzip level 9, in kB (1000 bytes). Fails (exit 1) when any line
+// is over its limit:
+//   wasm                       the core module: goal ≤ 80 kB, not yet met; fails over 150 kB
+//   embed of one widget (each) embed.html, its scripts, the widget's chunk and the worker ≤ 200 kB
+//   full page                  index.html, every script it can load, CSS, worker, wasm ≤ 400 kB
+// Lazily loaded parts (KaTeX, the export code) count for the full page only. KaTeX's font
+// files are left out (the browser fetches the few a formula uses).
+// Usage: node scripts/check-budget.mjs [dist folder]   (default dist/)
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/// `goal` is where a line should be; a line over its goal but within `limit` is reported, not failed.
+const LIMITS = { wasm: { limit: 150, goal: 80 }, embed: { limit: 200 }, page: { limit: 400 } };
+const dist = resolve(process.argv[2] ?? 'dist');
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+const assets = readdirSync(join(dist, 'assets'));
+
+const gzipCache = new Map();
+/// Gzipped size of a dist file in bytes.
+function gzipped(file) {
+  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
+  return gzipCache.get(file);
+}
+
+/// The files a manifest entry loads: its chunk, its static imports (recursively), their CSS, and
+/// with `lazy` its dynamic imports too.
+function closure(key, lazy, found = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk || found.has(chunk.file)) return found;
+  found.add(chunk.file);
+  for (const css of chunk.css ?? []) found.add(css);
+  for (const next of chunk.imports ?? []) closure(next, lazy, found);
+  if (lazy) for (const next of chunk.dynamicImports ?? []) closure(next, lazy, found);
+  return found;
+}
+
+const total = (files) => [...files].reduce((sum, file) => sum + gzipped(file), 0);
+const kB = (bytes) => bytes / 1000;
+const workers = assets.filter((name) => /^worker-.*\.js$/.test(name)).map((name) => `assets/${name}`);
+const wasm = assets.filter((name) => name.endsWith('.wasm')).map((name) => `assets/${name}`);
+const widgets = Object.keys(manifest)
+  .map((key) => /^src\/widgets\/([^/]+)\/index\.ts$/.exec(key)?.[1])
+  .filter(Boolean)
+  .sort();
+const js = (files) => [...files].filter((file) => file.endsWith('.js'));
+
+const rows = [];
+const check = (what, bytes, { limit, goal = limit }) =>
+  rows.push({ what, size: kB(bytes), limit, goal, ok: kB(bytes) <= limit, atGoal: kB(bytes) <= goal });
+
+check('wasm', total(wasm), LIMITS.wasm);
+for (const widget of widgets) {
+  const files = new Set([...closure('embed.html', false), ...closure(`src/widgets/${widget}/index.ts`, false), ...workers]);
+  check(`embed: ${widget} (JavaScript)`, total(js(files)), LIMITS.embed);
+}
+const page = new Set(['index.html', ...closure('index.html', true), ...workers, ...wasm]);
+for (const widget of widgets) closure(`src/widgets/${widget}/index.ts`, true, page);
+check('full page (HTML, JavaScript, CSS, wasm)', total(page), LIMITS.page);
+
+const width = Math.max(...rows.map((row) => row.what.length));
+for (const row of rows) {
+  const mark = !row.ok ? 'OVER' : row.atGoal ? 'ok  ' : 'goal';
+  const goal = row.goal < row.limit ? `, goal ${row.goal} kB` : '';
+  console.log(`${mark} ${row.what.padEnd(width)} ${row.size.toFixed(1).padStart(7)} kB gzip (limit ${row.limit} kB${goal})`);
+}
+const over = rows.filter((row) => !row.ok);
+if (over.length > 0) {
+  console.error(`size budget: ${over.length} over the limit`);
+  process.exit(1);
+}
+const missed = rows.filter((row) => !row.atGoal);
+for (const row of missed) console.log(`size budget: ${row.what} is within its limit but over its ${row.goal} kB goal`);
+console.log('size budget: all within limits');
