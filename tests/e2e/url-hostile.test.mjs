@@ -1,0 +1,107 @@
+// Random and hostile URL parameters against every widget's embed: each rejected value falls back to
+// its default with a visible note naming it, nothing executes, nothing crashes.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite } from './harness.mjs';
+
+const widgetsDir = new URL('../../web/src/widgets/', import.meta.url);
+
+/// Every widget folder and the parameter names its schema declares (`name: { kind: '…'`).
+function widgetParams() {
+  return readdirSync(widgetsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => {
+      const folder = new URL(`${name}/`, widgetsDir);
+      const source = readdirSync(folder)
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => readFileSync(new URL(file, folder), 'utf8'))
+        .join('\n');
+      const params = [...source.matchAll(/(\w+):\s*\{\s*kind:\s*'(?:number|integer|enum|numbers|boolean)'/g)].map((m) => m[1]);
+      return { name, params: [...new Set(params)] };
+    })
+    .filter((widget) => widget.params.length > 0);
+}
+
+/// Values no parameter kind accepts (numbers, integers, enums, lists, booleans).
+const HOSTILE = [
+  '<script>window.__pwned=1</script>',
+  '"><img src=x onerror="window.__pwned=2">',
+  'javascript:window.__pwned=3',
+  "'; window.__pwned=4; '",
+  '${window.__pwned=5}',
+  '{{constructor.constructor("window.__pwned=6")()}}',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e999',
+  '0x10',
+  '__proto__',
+  'constructor',
+  '\u0000\u0001\u0002',
+  '\uFFFD\uD800',
+  ',,,',
+  '1,,2',
+  'A'.repeat(4000),
+  '9'.repeat(400),
+  '1;DROP TABLE x',
+  '%00%0a',
+  '\u202e1',
+];
+
+/// A reproducible stream of junk (xorshift32), mixing hostile fragments with random characters.
+function* randomStrings(seed, count) {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  const alphabet = '<>"\'&;=:/\\%{}()[]$`!@#*|^~ abcxyz._-+eE\u00e9\u4e2d\u{1F600}';
+  for (let i = 0; i < count; i++) {
+    const length = 1 + Math.floor(next() * 40);
+    let text = Math.floor(next() * 10) === 0 ? '' : 'x';
+    for (let k = 0; k < length; k++) text += [...alphabet][Math.floor(next() * [...alphabet].length)];
+    yield text;
+  }
+}
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+const widgets = widgetParams();
+
+test('widget parameters are discovered from the source', () => {
+  assert.ok(widgets.length >= 3, `found ${widgets.map((w) => w.name)}`);
+  assert.ok(widgets.find((w) => w.name === 'lookup')?.params.includes('h'));
+});
+
+for (const widget of widgets) {
+  test(`${widget.name}: hostile and random parameters fall back with a note and never execute`, async () => {
+    const random = [...randomStrings(widget.name.length * 7919 + 17, 4)];
+    const rounds = [...HOSTILE.map((value, i) => ({ value, i })).filter(({ i }) => i % 3 === widget.name.length % 3), ...random.map((value, i) => ({ value, i }))];
+    const { page, errors } = await site.newPage('embed.html?widget=none');
+    for (const { value } of rounds) {
+      const params = Object.fromEntries(widget.params.map((name) => [name, value]));
+      await page.goto(new URL(embedPath(widget.name, params), site.url).href);
+      const frame = page.locator(`figure.kl-widget[data-widget="${widget.name}"]`);
+      await frame.waitFor({ timeout: 15000 });
+      const notes = page.locator('.kl-widget__note');
+      await notes.first().waitFor({ timeout: 15000 });
+      const text = (await notes.allTextContents()).join(' ');
+      assert.match(text, /fell back to their defaults/, `no fallback note for ${JSON.stringify(value.slice(0, 60))}`);
+      for (const name of widget.params) assert.ok(text.includes(`${name}=`), `the note names ${name}`);
+      await page.waitForTimeout(150);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined, `executed: ${value.slice(0, 60)}`);
+      assert.equal(await frame.locator('script, img[src="x"]').count(), 0);
+      assert.equal(await page.locator('.kl-widget__error:not([hidden])').count(), 0, `error shown for ${JSON.stringify(value.slice(0, 60))}`);
+    }
+    assert.deepEqual(errors, []);
+  });
+}
