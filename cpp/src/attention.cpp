@@ -103,7 +103,9 @@ UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, 
   report.naive_weights = report.kernel_values / report.naive_denominator;
   report.naive_all_finite = report.naive_weights.allFinite();
   Eigen::RowVectorXd stable = report.log_scores.transpose();
-  softmax_row_inplace(stable);
+  if (!softmax_row_inplace(stable))
+    throw std::domain_error("every log-kernel is -Infinity: ((query - key) / bandwidth)^2 overflows double "
+                            "precision for all keys; expected at least one finite score");
   report.stable_weights = stable.transpose();
   report.stable_sum = pairwise_sum(report.stable_weights.data(), static_cast<std::size_t>(keys.rows()));
   report.stable_weights.maxCoeff(&report.nearest_index);

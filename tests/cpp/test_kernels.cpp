@@ -116,3 +116,10 @@ TEST_CASE("maxRowSumError measures distance from unit rows", "[softmax]") {
   const RowMatrix weights = (RowMatrix(2, 2) << 0.5, 0.5, 0.25, 0.5).finished();
   CHECK(max_row_sum_error(weights) == 0.25);
 }
+
+TEST_CASE("underflow_report refuses a query whose every log-kernel overflows to -inf", "[kernels]") {
+  const RowMatrix keys = (RowMatrix(2, 1) << 0.0, 1.0).finished();
+  const Vector query = Vector::Constant(1, 1e300);
+  REQUIRE_THROWS_AS(underflow_report(query, keys, 1e-10), std::domain_error);
+  REQUIRE_THROWS_WITH(underflow_report(query, keys, 1e-10), Catch::Contains("every log-kernel is -Infinity"));
+}
