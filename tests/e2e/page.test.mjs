@@ -64,7 +64,8 @@ test('embed.html shows exactly one widget and no page chrome', async () => {
   const { page, errors } = await site.newPage(embedPath('lookup'));
   await page.waitForSelector('.kl-widget');
   assert.equal(await page.locator('.kl-widget').count(), 1);
-  assert.equal(await page.locator('h1').count(), 0);
+  assert.equal(await page.locator('.kl-page').count(), 0);
+  assert.match(await page.locator('h1').textContent(), /^Figure 12\.1\. A fixed Gaussian lookup$/);
   assert.deepEqual(errors, []);
 });
 

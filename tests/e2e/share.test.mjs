@@ -93,6 +93,7 @@ test('the full page keeps each figure in <widget>.<param> entries and a copied l
   assert.equal(await waitForText(again.getByTestId('prediction'), /\d/), moved);
   assert.deepEqual(await readSliders(again), sliders);
   // The other figures keep their defaults.
+  await restored.page.locator('#section-ols-vs-nw').scrollIntoViewIfNeeded();
   assert.match(await waitForText(restored.page.locator('#section-ols-vs-nw').getByTestId('ols-prediction'), /\d/), /0\.1000$/);
   assert.deepEqual(errors, []);
   assert.deepEqual(restored.errors, []);

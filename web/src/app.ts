@@ -1,5 +1,5 @@
-/// The two ways the site shows widgets: the full page (every widget in chapter order, state in
-/// `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
+/// The two ways the site shows widgets: the full page (every widget in chapter order, each mounted
+/// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
 import { mountWidget } from './core/host';
 import { typeset } from './core/math-text';
@@ -16,22 +16,33 @@ function embedUrl(widget: string, params: URLSearchParams, schemaKeys: readonly 
   return embedAddress(new URL('.', location.href), widget, params);
 }
 
+/// How far below (and above) the viewport a figure starts: it is typeset and mounted before the
+/// reader reaches it, and the figures far down cost nothing at load (Distill's d-figure idea).
+const MOUNT_MARGIN = '800px 0px';
+
 export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
   const container = document.getElementById('kl-widgets');
   if (!page || !container) return;
   const widgets = await loadAllWidgets();
   const search = new URLSearchParams(location.search);
+  const pending = new Map<Element, () => Promise<void>>();
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const show = entry.isIntersecting ? pending.get(entry.target) : undefined;
+        if (!show) continue;
+        pending.delete(entry.target);
+        observer.unobserve(entry.target);
+        void show();
+      }
+    },
+    { rootMargin: MOUNT_MARGIN },
+  );
   for (const widget of widgets) {
     const section = document.createElement('section');
-    section.className = 'kl-section';
+    section.className = 'kl-section kl-section--waiting';
     section.id = `section-${widget.name}`;
-    if (widget.prose) {
-      const prose = document.createElement('div');
-      prose.className = 'kl-prose';
-      prose.innerHTML = widget.prose;
-      section.append(prose);
-    }
     container.append(section);
     const keys = Object.keys(widget.params);
     const share: ShareTarget = {
@@ -39,11 +50,25 @@ export async function showPage(): Promise<void> {
       embedUrl: (params) => embedUrl(widget.name, params, keys),
       reflect: (params) => replaceAddress(pageAddress(widget.name, params)),
     };
-    mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
+    pending.set(section, async () => {
+      if (widget.prose) {
+        const prose = document.createElement('div');
+        prose.className = 'kl-prose';
+        prose.innerHTML = widget.prose;
+        // Typeset before it enters the page: formulas replacing their TeX would shift the layout.
+        await typeset(prose);
+        section.append(prose);
+      }
+      mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
+      section.classList.remove('kl-section--waiting');
+    });
+    observer.observe(section);
   }
   container.removeAttribute('aria-busy');
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
-  await typeset(page);
+  for (const part of Array.from(page.children)) {
+    if (part !== container && part instanceof HTMLElement) await typeset(part);
+  }
 }
 
 /// Shows the widget named by `?widget=` alone in `container` (the whole body when absent).

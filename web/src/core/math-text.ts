@@ -29,12 +29,23 @@ function textNodesWithMath(root: Node): Text[] {
   return found;
 }
 
-/// Replaces every TeX span under `root` with KaTeX output; resolves when done.
+/// Yields to the browser (input and painting) between slices of work.
+export function nextTask(): Promise<void> {
+  return new Promise((done) => setTimeout(done, 0));
+}
+
+/// Replaces every TeX span under `root` with KaTeX output, in slices of about 30 ms so the page
+/// stays responsive; resolves when done.
 export async function typeset(root: HTMLElement): Promise<void> {
   const nodes = textNodesWithMath(root);
   if (nodes.length === 0) return;
   const katex = (await loadKatex()).default;
+  let slice = performance.now();
   for (const node of nodes) {
+    if (performance.now() - slice > 30) {
+      await nextTask();
+      slice = performance.now();
+    }
     const text = node.nodeValue ?? '';
     const fragment = document.createDocumentFragment();
     let last = 0;
