@@ -2,17 +2,19 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace kernel_lens {
 
+/// The shortest "%.{p}g" form that reads back as `x` (printf, not iostreams: the streams and
+/// locale machinery would more than double the size of the wasm module).
 std::string format_number(double x) {
+  char text[32];
   for (int precision = 1;; ++precision) {
-    std::ostringstream out;
-    out.precision(precision);
-    out << x;
-    if (precision >= 17 || std::stod(out.str()) == x || !std::isfinite(x)) return out.str();
+    std::snprintf(text, sizeof text, "%.*g", precision, x);
+    if (precision >= 17 || !std::isfinite(x) || std::strtod(text, nullptr) == x) return text;
   }
 }
 
