@@ -8,7 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DIST=${KERNEL_LENS_DIST:-dist}
 OUT=${LIGHTHOUSE_OUT:-build/lighthouse}
+# desktop (default) or mobile (Lighthouse's default emulation and throttling).
 PRESET=${LIGHTHOUSE_PRESET:-desktop}
+PRESET_FLAG=()
+[ "$PRESET" = mobile ] || PRESET_FLAG=(--preset="$PRESET")
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 mkdir -p "$OUT"
 
@@ -29,7 +32,7 @@ CHROME_FLAGS="--headless=new --no-sandbox --disable-gpu --no-first-run --disable
 
 for page in "index.html" "embed.html?widget=lookup"; do
   name=$(echo "$page" | tr -c 'a-z0-9\n' '-')
-  npx --yes lighthouse@12.2.3 "$BASE/$page" --quiet --preset="$PRESET" \
+  npx --yes lighthouse@12.2.3 "$BASE/$page" --quiet "${PRESET_FLAG[@]}" \
     --only-categories=performance,accessibility,best-practices \
     --chrome-flags="$CHROME_FLAGS" --output=json --output-path="$OUT/$name.json"
   node -e "

@@ -2,7 +2,7 @@
 /// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
 import { mountWidget } from './core/host';
-import { typeset } from './core/math-text';
+import { nextTask, typeset } from './core/math-text';
 import { loadAllWidgets, loadWidget, widgetNames } from './core/registry';
 import { embedAddress, pageAddress, pageParams, reportHeight, widgetAddress, type ShareTarget } from './core/share';
 
@@ -27,6 +27,18 @@ export async function showPage(): Promise<void> {
   const widgets = await loadAllWidgets();
   const search = new URLSearchParams(location.search);
   const pending = new Map<Element, () => Promise<void>>();
+  /// Figures that came near the viewport, mounted one per task so the page keeps responding.
+  const queue: (() => Promise<void>)[] = [];
+  let draining = false;
+  const drain = async (): Promise<void> => {
+    if (draining) return;
+    draining = true;
+    for (let show = queue.shift(); show; show = queue.shift()) {
+      await show();
+      await nextTask();
+    }
+    draining = false;
+  };
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
@@ -34,8 +46,9 @@ export async function showPage(): Promise<void> {
         if (!show) continue;
         pending.delete(entry.target);
         observer.unobserve(entry.target);
-        void show();
+        queue.push(show);
       }
+      void drain();
     },
     { rootMargin: MOUNT_MARGIN },
   );

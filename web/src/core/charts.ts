@@ -207,14 +207,22 @@ function markPainted(issuedAt: number): void {
   channel.port2.postMessage(null);
 }
 
+/// Milliseconds of chart updates per frame; the charts left over are drawn in the next frame.
+const FRAME_BUDGET = 12;
+
 function flush(): void {
   frameRequested = false;
   const issuedAt = sharedBridge().lastDeliveredIssuedAt;
-  const batch = [...scheduled];
-  scheduled.clear();
-  for (const [chart, edits] of batch) {
+  const start = performance.now();
+  for (const [chart, edits] of scheduled) {
+    if (performance.now() - start > FRAME_BUDGET) break;
+    scheduled.delete(chart);
     for (const edit of edits) edit();
     chart.update('none');
+  }
+  if (scheduled.size > 0) {
+    frameRequested = true;
+    requestAnimationFrame(flush);
   }
   markPainted(issuedAt);
 }
