@@ -15,10 +15,10 @@ after(async () => {
   await site?.close();
 });
 
-async function downloadFrom(page, name) {
+async function downloadFrom(page, name, timeout = 30000) {
   const downloads = page.locator('.kl-share__downloads');
   if (!(await downloads.evaluate((node) => node.open))) await downloads.locator('summary').click();
-  const [download] = await Promise.all([page.waitForEvent('download'), downloads.getByRole('button', { name }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout }), downloads.getByRole('button', { name }).click()]);
   return { name: download.suggestedFilename(), body: await readFile(await download.path()) };
 }
 
@@ -85,4 +85,56 @@ test('each chart downloads as a PNG at twice its CSS size', async () => {
   // The live charts are back at the screen's pixel ratio.
   assert.deepEqual(await pixelWidths(), before);
   assert.deepEqual(errors, []);
+});
+
+/// The chapter's printed 12.4 table: h, 2h², bias², variance, MSE to four decimals.
+const CHAPTER_TABLE = [
+  ['0.05', '0.0050', '0.0119', '0.0343', '0.0462'],
+  ['0.08', '0.0128', '0.0101', '0.0247', '0.0348'],
+  ['0.12', '0.0288', '0.0090', '0.0169', '0.0259'],
+  ['0.18', '0.0648', '0.0127', '0.0109', '0.0236'],
+  ['0.28', '0.1568', '0.0304', '0.0069', '0.0373'],
+  ['0.42', '0.3528', '0.0747', '0.0047', '0.0794'],
+  ['0.65', '0.8450', '0.1721', '0.0031', '0.1753'],
+  ['1.00', '2.0000', '0.3142', '0.0022', '0.3164'],
+];
+
+test('bias-variance: the audit table as CSV rounds to the chapter table', async () => {
+  const { page } = await site.newPage(embedPath('bias-variance'));
+  let rows = [];
+  for (let attempt = 0; attempt < 150 && rows.length < 9; attempt++) {
+    await page.waitForTimeout(200);
+    const downloads = page.locator('.kl-share__downloads');
+    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
+    rows = await downloadFrom(page, 'bias-variance table (CSV)', 2000)
+      .then(({ body }) => parseCsv(body.toString('utf8')))
+      .catch(() => []);
+  }
+  assert.deepEqual(rows[0], ['h', 'tau', 'bias2', 'variance', 'MSE']);
+  assert.deepEqual(
+    rows.slice(1).map((row) => row.map((cell, i) => Number(cell).toFixed(i === 0 ? 2 : 4))),
+    CHAPTER_TABLE,
+  );
+});
+
+test('attention-map: the 31 x 60 attention matrix as CSV, every row summing to one', async () => {
+  const { page } = await site.newPage(embedPath('attention-map'));
+  await page.locator('.kl-widget canvas').first().waitFor();
+  let rows = [];
+  for (let attempt = 0; attempt < 30 && rows.length === 0; attempt++) {
+    await page.waitForTimeout(200);
+    const downloads = page.locator('.kl-share__downloads');
+    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
+    rows = await downloadFrom(page, 'attention matrix (CSV)', 2000)
+      .then(({ body }) => parseCsv(body.toString('utf8')))
+      .catch(() => []);
+  }
+  assert.equal(rows.length, 32);
+  assert.equal(rows[0].length, 61);
+  assert.equal(Number(rows[1][0]), -2.9);
+  assert.equal(Number(rows[31][0]), 2.9);
+  for (const row of rows.slice(1)) {
+    const sum = row.slice(1).reduce((total, cell) => total + Number(cell), 0);
+    assert.ok(Math.abs(sum - 1) < 1e-14, `row ${row[0]} sums to ${sum}`);
+  }
 });

@@ -93,6 +93,20 @@ export default defineWidget({
     let colors = palette();
     let dataset: Dataset | null = null;
     let last: MapFrame | null = null;
+    host.provideExport({
+      name: 'attention matrix',
+      csv: () => {
+        const map = last;
+        if (!map) return [];
+        const n = map.data.keys.length;
+        const rows = Array.from(map.data.queries, (q, r) => [q, ...map.weights.subarray(r * n, (r + 1) * n)]);
+        return [['query (row) / key (column)', ...map.data.keys], ...rows];
+      },
+    });
+    host.provideExport({
+      name: 'predictions',
+      csv: () => (last ? [['query', 'prediction'], ...Array.from(last.data.queries, (q, r) => [q, last?.outputs[r] ?? null])] : []),
+    });
     const datasetChannel = host.channel('dataset');
     const attentionChannel = host.channel('attention');
     const errorChannel = host.channel('row-sum-error');

@@ -98,6 +98,12 @@ export default defineWidget({
     };
     let run = 0;
     let running = false;
+    const riskCsv = (rows: readonly RiskRow[]) => [
+      ['h', 'tau', 'bias2', 'variance', 'MSE'],
+      ...rows.map((row) => [row.bandwidth, row.tau, row.bias2, row.variance, row.mse]),
+    ];
+    host.provideExport({ name: 'bias-variance table', csv: () => (frame.rows.length ? riskCsv(frame.rows) : []) });
+    host.provideExport({ name: 'exact risk', csv: () => (frame.exact.length ? riskCsv(frame.exact) : []) });
 
     // ---- settings ----
     const refuse = (message: string): void => host.showError(message);
