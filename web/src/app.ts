@@ -1,6 +1,7 @@
 /// The two ways the site shows widgets: the full page (every widget in chapter order, each mounted
 /// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
+import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
 import { loadAllWidgets, loadWidget, widgetNames } from './core/registry';
@@ -111,6 +112,7 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
     embedUrl: (state) => embedUrl(name, state, keys),
     reflect: (state) => replaceAddress(widgetAddress(name, state, keys)),
   };
+  setSubheadingLevel(2);
   const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share });
   reportHeight(name, mounted.frame);
 }

@@ -3,6 +3,7 @@
 /// standardising each feature with the training (key) mean and standard deviation.
 import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
+import { subheading } from '../../core/headings';
 import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../core/heatmap';
 import { call } from '../../core/protocol';
 import { liveReadout, testNode } from '../../core/readout';
@@ -38,9 +39,7 @@ function mapFrame(result: StandardizeExercise, weights: Float64Array, scale: Sta
 function mapPanel(title: string, heatmap: Heatmap, ...parts: HTMLElement[]): HTMLElement {
   const panel = document.createElement('section');
   panel.className = 'kl-standardize__panel';
-  const heading = document.createElement('h4');
-  heading.className = 'kl-standardize__heading';
-  heading.textContent = title;
+  const heading = subheading(title, 'kl-standardize__heading');
   panel.append(heading, heatmap.element, ...parts);
   return panel;
 }

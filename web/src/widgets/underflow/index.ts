@@ -5,6 +5,7 @@ import type { Plugin } from 'chart.js';
 import { barPoints, chartCanvas, createChart, onThemeChange, palette, recolorAxes, scheduleFrame, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, scientific } from '../../core/format';
+import { subheading } from '../../core/headings';
 import { call } from '../../core/protocol';
 import { liveReadout, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
@@ -48,10 +49,7 @@ function emptyNote(message: () => string | null): Plugin<'bar'> {
 }
 
 function heading(text: string): HTMLHeadingElement {
-  const node = document.createElement('h4');
-  node.className = 'kl-underflow__heading';
-  node.textContent = text;
-  return node;
+  return subheading(text, 'kl-underflow__heading');
 }
 
 /// One side of the comparison: a heading over its read-outs and chart.
