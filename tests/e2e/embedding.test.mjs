@@ -153,6 +153,16 @@ test('two custom elements: shadow-root styles, one shared worker, attributes obs
   assert.equal(isolated.framed, '10px');
   assert.equal(isolated.leaked, 0);
 
+  // Charts inside the shadow root size themselves to their boxes and draw.
+  await page.waitForFunction(() =>
+    [...document.querySelector('#element-lookup').shadowRoot.querySelectorAll('canvas[role="img"]')].every((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let inked = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
+      return Math.abs(canvas.clientWidth - canvas.parentElement.clientWidth) < 2 && inked > 1000;
+    }),
+  );
+
   // h="1" first; setting the attribute to the chapter's 0.6 recomputes the chapter's prediction.
   assert.notEqual(await prediction.textContent(), LOOKUP_PREDICTION);
   await page.evaluate(() => document.querySelector('#element-lookup').setAttribute('h', '0.6'));

@@ -130,7 +130,25 @@ export function createChart<T extends ChartType>(
     ...config.options,
     plugins: { legend: { display: false }, ...config.options?.plugins },
   };
-  return new Chart(canvas, { ...config, options } as ChartConfiguration<T>);
+  const chart = new Chart(canvas, { ...config, options } as ChartConfiguration<T>);
+  attachInShadowRoots(chart as unknown as Chart);
+  return chart;
+}
+
+/// Chart.js notices a canvas entering the page with a MutationObserver on the document, which
+/// never sees nodes added inside a shadow root (<kernel-lens-figure>). A chart created detached
+/// and still unattached once its canvas is connected re-binds its events: it then sizes itself
+/// and follows its box like any other.
+function attachInShadowRoots(chart: Chart, framesLeft = 600): void {
+  requestAnimationFrame(() => {
+    if (chart.attached || !chart.canvas || framesLeft <= 0) return;
+    if (!chart.canvas.isConnected) {
+      attachInShadowRoots(chart, framesLeft - 1);
+      return;
+    }
+    chart.unbindEvents();
+    chart.bindEvents();
+  });
 }
 
 /// Bar values in Chart.js' pre-parsed form ({ x: category index, y: value }).
