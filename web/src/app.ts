@@ -4,7 +4,7 @@
 import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
-import { loadAllWidgets, loadWidget, widgetNames } from './core/registry';
+import { loadAllWidgets, loadWidget, showUnknownWidget } from './core/registry';
 import { embedAddress, pageAddress, pageParams, reportHeight, widgetAddress, type ShareTarget } from './core/share';
 
 const replaceAddress = (address: string): void => {
@@ -98,11 +98,7 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   const name = params.get('widget') ?? '';
   const widget = await loadWidget(name);
   if (!widget) {
-    const message = document.createElement('p');
-    message.className = 'kl-widget__error';
-    message.setAttribute('role', 'alert');
-    message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
-    target.append(message);
+    showUnknownWidget(target, name);
     return;
   }
   document.title = `${widget.figure ? `${widget.figure}: ` : ''}${widget.title} — Kernel Lens`;

@@ -7,7 +7,7 @@
 /// one wasm instance (the module's shared bridge).
 import { setThemeSource } from './core/charts';
 import { mountWidget, type MountedFrame } from './core/host';
-import { loadWidget, widgetNames } from './core/registry';
+import { loadWidget, showUnknownWidget } from './core/registry';
 import { embedAddress, type ShareTarget } from './core/share';
 
 /// The site folder this script was loaded from (kernel-lens.js sits at its top).
@@ -73,11 +73,7 @@ export class KernelLensFigure extends HTMLElement {
     this.mounted = null;
     this.container.replaceChildren();
     if (!widget) {
-      const message = document.createElement('p');
-      message.className = 'kl-widget__error';
-      message.setAttribute('role', 'alert');
-      message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
-      this.container.append(message);
+      showUnknownWidget(this.container, name);
       return;
     }
     const share: ShareTarget = {

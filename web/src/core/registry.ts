@@ -25,6 +25,15 @@ export async function loadWidget(name: string): Promise<AnyWidget | null> {
   return definition;
 }
 
+/// Shows "Unknown widget" with the list of names in `container` (an alert).
+export function showUnknownWidget(container: HTMLElement, name: string): void {
+  const message = document.createElement('p');
+  message.className = 'kl-widget__error';
+  message.setAttribute('role', 'alert');
+  message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
+  container.append(message);
+}
+
 /// All widgets in chapter order.
 export async function loadAllWidgets(): Promise<AnyWidget[]> {
   const all = await Promise.all(widgetNames().map(loadWidget));
