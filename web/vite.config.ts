@@ -33,6 +33,8 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       cssCodeSplit: false,
       manifest: !standalone,
+      /// The standalone bundle is one file by design (its wasm alone is about 700 kB of base64).
+      chunkSizeWarningLimit: standalone ? 4000 : 500,
       /// The site never inlines fonts (the strict CSP has no `font-src data:`); the standalone file
       /// inlines the woff2 ones (browsers pick woff2 first, the others stay out of the file).
       assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? standalone && file.endsWith('.woff2') : undefined),
