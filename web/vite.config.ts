@@ -51,7 +51,7 @@ export default defineConfig(({ mode }) => {
             chunk.name === 'kernel-lens' ? 'kernel-lens.js' : 'assets/[name]-[hash].js',
           assetFileNames: (asset: { names?: string[] }) =>
             asset.names?.some((name) => name.endsWith('.css')) ? 'assets/kernel-lens.css' : 'assets/[name]-[hash][extname]',
-          ...(standalone ? { inlineDynamicImports: true } : {}),
+          ...(standalone ? { codeSplitting: false } : {}),
         },
       },
     },
