@@ -11,7 +11,7 @@ import { loadWidget, showUnknownWidget } from './core/registry';
 import { embedAddress, type ShareTarget } from './core/share';
 
 /// The site folder this script was loaded from (kernel-lens.js sits at its top).
-const siteRoot = new URL('.', import.meta.url);
+const siteRoot = new URL(/* @vite-ignore */ '.', import.meta.url);
 const stylesheet = new URL('assets/kernel-lens.css', siteRoot).href;
 
 /// Attributes of the element itself, never widget parameters.
