@@ -138,3 +138,22 @@ test('attention-map: the 31 x 60 attention matrix as CSV, every row summing to o
     assert.ok(Math.abs(sum - 1) < 1e-14, `row ${row[0]} sums to ${sum}`);
   }
 });
+
+test('dot-product: the chapter scores 1 and 2 with their weights as CSV', async () => {
+  const { page } = await site.newPage(embedPath('dot-product'));
+  await page.locator('.kl-table tbody tr').first().waitFor();
+  let rows = [];
+  for (let attempt = 0; attempt < 30 && rows.length === 0; attempt++) {
+    await page.waitForTimeout(200);
+    const downloads = page.locator('.kl-share__downloads');
+    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
+    rows = await downloadFrom(page, 'scores and weights (CSV)', 2000)
+      .then(({ body }) => parseCsv(body.toString('utf8')))
+      .catch(() => []);
+  }
+  assert.equal(rows.length, 3);
+  // Section 12.6: q = (1, 0), k1 = (1, 0), k2 = (2, 0) have dot products 1 and 2.
+  assert.deepEqual(rows.slice(1).map((row) => [row[0], row[2]]), [['k1', '1'], ['k2', '2']]);
+  // softmax(1, 2) = (1, e) / (1 + e), from the definition.
+  assertClose(Number(rows[1][3]), 1 / (1 + Math.E), 'softmax weight of k1');
+});

@@ -77,6 +77,15 @@ export default defineWidget({
     let state: SelectionState = { ...initial, bandwidths: [...initial.bandwidths] };
     let colors = palette();
     let last: SelectionResult | null = null;
+    host.provideExport({
+      name: 'selection curves',
+      csv: () => {
+        const result = last;
+        if (!result) return [];
+        const rows = Array.from(result.bandwidths, (h, i) => [h, result.trainingMse[i] ?? null, result.validationMse[i] ?? null, result.looMse[i] ?? null]);
+        return [['h', 'training MSE', 'validation MSE', 'leave-one-out MSE'], ...rows];
+      },
+    });
     const channel = host.channel('selection');
 
     // ---- charts ----

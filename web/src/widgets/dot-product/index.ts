@@ -80,6 +80,15 @@ export default defineWidget({
     const weightsChannel = host.channel('weights');
     let colors = palette();
     let last: Frame | null = null;
+    host.provideExport({
+      name: 'scores and weights',
+      csv: () => {
+        const frame = last;
+        if (!frame) return [];
+        const header = ['key', 'kᵀk', 'qᵀk', 'softmax(qᵀk)', '−‖q − k‖²', 'softmax(−‖q − k‖²)'];
+        return [header, ...Array.from(frame.dot, (dot, i) => [`k${i + 1}`, frame.lengths[i] ?? null, dot, frame.dotWeights[i] ?? null, frame.negativeDistance[i] ?? null, frame.distanceWeights[i] ?? null])];
+      },
+    });
 
     const { box, canvas } = chartCanvas(
       'The query q and the keys k1 and k2 as arrows from the origin in the plane; drag an arrow head to move it',

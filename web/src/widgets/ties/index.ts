@@ -50,6 +50,13 @@ export default defineWidget({
     const limitChannel = host.channel('limit');
     let colors = palette();
     let history: Step[] = [];
+    host.provideExport({
+      name: 'halving history',
+      csv: () =>
+        history.length
+          ? [['h', 'tau', 'weight 1', 'weight 2', 'weight 3'], ...history.map((step) => [step.h, step.tau, ...step.weights])]
+          : [],
+    });
     let limit: Float64Array | null = null;
 
     const { box, canvas } = chartCanvas(
