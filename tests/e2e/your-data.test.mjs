@@ -199,6 +199,60 @@ test('small data travels in the URL; two key columns show fitted values; bad URL
   await waitForText(bad.page.getByTestId('prediction'), new RegExp(`^${CHAPTER_PREDICTION}$`));
 });
 
+/// Gaussian Nadaraya–Watson at each key of a d-column table, written out independently of the core.
+function fittedAtKeys(keys, values, d, h) {
+  const n = values.length;
+  return values.map((_, i) => {
+    let num = 0;
+    let den = 0;
+    for (let j = 0; j < n; j++) {
+      let distance2 = 0;
+      for (let c = 0; c < d; c++) distance2 += (keys[i * d + c] - keys[j * d + c]) ** 2;
+      const w = Math.exp(-distance2 / (2 * h * h));
+      num += w * values[j];
+      den += w;
+    }
+    return num / den;
+  });
+}
+
+test('two key columns draw the attention map over the fitted-values table; the bandwidth slider redraws it', async () => {
+  const keys = [0, 0, 1, 0, 0, 1, 1, 1, 2, 2];
+  const values = [1, 2, 3, 4, 6];
+  const { page, errors } = await site.newPage(embedPath('your-data', { d: '2', keys: keys.join(','), values: values.join(','), h: '1' }));
+  const title = page.getByTestId('map-title');
+  await waitForText(title, /gaussian kernel, h = 1\.00: all 5 points as queries, 5 keys \(2 columns each\)/);
+  const map = page.getByTestId('attention-map');
+  assert.ok(await map.isVisible());
+  const image = map.locator('canvas.kl-heatmap__image');
+  assert.match(await image.getAttribute('aria-label'), /Attention map of your data/);
+  const inked = () =>
+    image.evaluate((canvas) => {
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      const colours = new Set();
+      for (let i = 0; i < data.length; i += 4) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+      return { width: canvas.width, height: canvas.height, colours: colours.size };
+    });
+  let drawn = await inked();
+  for (let attempt = 0; attempt < 40 && drawn.colours < 3; attempt++) {
+    await page.waitForTimeout(50);
+    drawn = await inked();
+  }
+  assert.ok(drawn.colours >= 3, `the map shows ${drawn.colours} colours`);
+  // Its text alternative: the fitted values, each a row of the map times the values.
+  const expected = fittedAtKeys(keys, values, 2, 1).map((f) => f.toFixed(4));
+  const fittedCells = () => page.locator('table', { hasText: 'Fitted values' }).locator('tbody tr td:nth-child(3)').allTextContents();
+  assert.deepEqual(await fittedCells(), expected);
+
+  await page.getByRole('slider', { name: /bandwidth/ }).press('ArrowLeft');
+  const redrawn = await waitForText(title, /h = 0\.\d+/);
+  assert.ok(Number(/h = ([\d.]+)/.exec(redrawn)[1]) < 1);
+  await waitForText(page.locator('table', { hasText: 'Fitted values' }).locator('tbody tr td:nth-child(3)').first(), new RegExp(`^(?!${expected[0]}$)\\d\\.\\d{4}$`));
+  await screenshot(page, 'your-data-2d-map');
+  await screenshot(map, 'your-data-2d-map-only');
+  assert.deepEqual(errors, []);
+});
+
 test('360 px dark layout', async () => {
   const { page, errors } = await site.newPage(embedPath('your-data'), { viewport: { width: 360, height: 900 }, colorScheme: 'dark' });
   await waitForText(page.getByTestId('prediction'), /\d/);

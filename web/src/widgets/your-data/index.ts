@@ -5,6 +5,7 @@ import type { CsvTable, KernelName } from 'kernel-lens-wasm/kernel_lens.mjs';
 import { onThemeChange } from '../../core/charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise, significant } from '../../core/format';
+import { evenTickIndices, Heatmap } from '../../core/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -17,6 +18,8 @@ const MAX_URL_NUMBERS = 200;
 const MAX_EDITABLE_ROWS = 30;
 const CURVE_POINTS = 241;
 const BANDWIDTH_POINTS = 25;
+/// The attention map draws at most this many query rows (the first data points); columns are all keys.
+const MAP_ROWS = 200;
 const KERNELS = ['gaussian', 'laplacian', 'epanechnikov', 'tricube'] as const;
 
 const params = {
@@ -102,6 +105,36 @@ export default defineWidget({
     const view = new YourDataView();
     let table: CsvTable | null = null;
     let maxBytes = Infinity;
+    /// The core's numbers behind the current drawing, for the downloads.
+    let computed: { table: CsvTable; h: number; kernel: KernelName; fitted: Float64Array; weights: Float64Array; bandwidths: number[]; loo: Float64Array } | null = null;
+    host.provideExport({
+      name: 'data and fitted values',
+      csv: () => {
+        const frame = computed;
+        if (!frame) return [];
+        const { d, n, keys, values, header } = frame.table;
+        return [
+          [...header, 'fitted', 'h', 'kernel'],
+          ...Array.from({ length: n }, (_, r) => [...keys.subarray(r * d, (r + 1) * d), values[r] ?? null, frame.fitted[r] ?? null, frame.h, frame.kernel]),
+        ];
+      },
+    });
+    host.provideExport({
+      name: 'leave-one-out curve',
+      csv: () => (computed ? [['h', 'leave-one-out MSE'], ...computed.bandwidths.map((b, i) => [b, computed?.loo[i] ?? null])] : []),
+    });
+    host.provideExport({
+      name: 'attention matrix',
+      csv: () => {
+        const frame = computed;
+        if (!frame) return [];
+        const n = frame.table.n;
+        return [
+          ['query row / key row', ...Array.from({ length: n }, (_, c) => c + 1)],
+          ...Array.from({ length: n }, (_, r) => [r + 1, ...frame.weights.subarray(r * n, (r + 1) * n)]),
+        ];
+      },
+    });
 
     // ---- data entry ----
     const textId = `${host.root.closest('figure')?.id ?? 'kl-your-data'}-text`;
@@ -169,6 +202,18 @@ export default defineWidget({
     const dataView = dataTable('Your data (edit a cell and press Enter)', []);
     const dataBox = element('div', 'kl-scroll');
     dataBox.append(dataView.table);
+    const heatmap = new Heatmap({
+      label: 'Attention map of your data: one row per data point as the query (row 1 at the bottom), one column per key in file order, brighter cells carry more weight; a white trace marks each point’s own key',
+      xTitle: 'key (data row)',
+      yTitle: 'query (data row)',
+      colorbarTitle: 'weight',
+    });
+    heatmap.canvas.dataset.exportName = 'attention map';
+    const mapTitle = element('p', 'kl-your-data__map-title');
+    mapTitle.dataset.testid = 'map-title';
+    const mapBox = element('div', 'kl-your-data__map');
+    mapBox.dataset.testid = 'attention-map';
+    mapBox.append(mapTitle, heatmap.element);
     const fitted = dataTable('Fitted values at the keys, f̂(kᵢ)', ['row', 'value', 'fitted']);
     const fittedBox = element('div', 'kl-scroll');
     fittedBox.append(fitted.table);
@@ -177,7 +222,7 @@ export default defineWidget({
     looDetails.append(element('summary', '', 'Leave-one-out table'), looTable.table);
 
     const charts = element('div', 'kl-charts kl-charts--pair');
-    charts.append(view.smoothingBox, view.looBox);
+    charts.append(view.smoothingBox, mapBox, view.looBox);
     const entry = element('div', 'kl-your-data__entry');
     entry.append(textLabel, text, controlRow(useButton, fileLabel, resetButton), message, warnings, summary);
     host.root.append(entry, charts, controlRow(kernelLabel, bandwidth.element), queryBox, readout, dataBox, fittedBox, looDetails);
@@ -259,6 +304,7 @@ export default defineWidget({
       queryBox.hidden = !oneD;
       predictionPart.hidden = !oneD;
       fittedBox.hidden = oneD;
+      mapBox.hidden = oneD;
       if (oneD) {
         const fresh = makeQuery(paddedRange(current.keys));
         query.element.replaceWith(fresh.element);
@@ -323,9 +369,11 @@ export default defineWidget({
             call('attention', grid, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
             call('attention', [requested.q], current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
             call('looCurve', current.keys, current.values, 1, [...bandwidths, requested.h], kernel),
+            call('attention', current.keys, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
           ] as const);
           if (!results) return;
-          const [curve, atQuery, errors] = results;
+          const [curve, atQuery, errors, atKeys] = results;
+          computed = { table: current, h: requested.h, kernel, fitted: atKeys.outputs, weights: atKeys.weights, bandwidths, loo: errors };
           view.drawSmoothing({
             keys: current.keys,
             values: current.values,
@@ -344,6 +392,8 @@ export default defineWidget({
           ] as const);
           if (!results) return;
           const [atKeys, errors] = results;
+          computed = { table: current, h: requested.h, kernel, fitted: atKeys.outputs, weights: atKeys.weights, bandwidths, loo: errors };
+          drawMap(current, atKeys.weights, requested.h, kernel);
           const shown = Math.min(current.n, MAX_EDITABLE_ROWS);
           fitted.setRows(
             Array.from({ length: shown }, (_, r) => [String(r + 1), significant(current.values[r] ?? 0, 4), fixed(atKeys.outputs[r] ?? Number.NaN, 4)]),
@@ -354,6 +404,23 @@ export default defineWidget({
       } catch (error) {
         host.showError(error);
       }
+    }
+
+    /// The (rows, n) top of the (n, n) weight matrix: data points as queries against every key.
+    function drawMap(current: CsvTable, weights: Float64Array, h: number, kernel: KernelName): void {
+      const n = current.n;
+      const rows = Math.min(n, MAP_ROWS);
+      heatmap.draw({
+        values: weights.subarray(0, rows * n),
+        rows,
+        cols: n,
+        scale: 'linear',
+        xTicks: evenTickIndices(n).map((c) => ({ at: c, label: String(c + 1) })),
+        yTicks: evenTickIndices(rows).map((r) => ({ at: r, label: String(r + 1) })),
+        trace: Array.from({ length: rows }, (_, r) => r),
+      });
+      const shown = rows < n ? `the first ${rows} of ${n} points as queries` : `all ${n} points as queries`;
+      mapTitle.textContent = `Attention weights αⱼ(kᵢ), ${kernel} kernel, h = ${precise(h, 3)}: ${shown}, ${n} keys (${current.d} columns each). The fitted values below are each row’s weights times the values.`;
     }
 
     function showLoo(bandwidths: number[], errors: Float64Array, h: number): void {
@@ -385,6 +452,7 @@ export default defineWidget({
       destroy() {
         stopTheme();
         view.destroy();
+        heatmap.destroy();
       },
     };
   },
