@@ -157,3 +157,71 @@ test('dot-product: the chapter scores 1 and 2 with their weights as CSV', async 
   // softmax(1, 2) = (1, e) / (1 + e), from the definition.
   assertClose(Number(rows[1][3]), 1 / (1 + Math.E), 'softmax weight of k1');
 });
+
+/// Downloads the CSV named `name`, retrying while the figure is still computing.
+async function csvWhenReady(page, name) {
+  let rows = [];
+  for (let attempt = 0; attempt < 30 && rows.length === 0; attempt++) {
+    await page.waitForTimeout(200);
+    const downloads = page.locator('.kl-share__downloads');
+    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
+    rows = await downloadFrom(page, name, 2000)
+      .then(({ body }) => parseCsv(body.toString('utf8')))
+      .catch(() => []);
+  }
+  return rows;
+}
+
+test('underflow: naive weights are NaN at q = 1000, h = 0.1 while the stable ones sum to one on the nearest key', async () => {
+  const { page, errors } = await site.newPage(embedPath('underflow'));
+  await waitForText(page.getByTestId('naive-finite'), /^False$/);
+  const rows = await csvWhenReady(page, 'naive and stable weights (CSV)');
+  assert.deepEqual(rows[0], ['q', 'h', 'key', 'log-score', 'kernel exp(log-score)', 'naive weight', 'stable weight']);
+  const data = rows.slice(1).map((row) => row.map(Number));
+  assert.equal(data.length, 60);
+  const nearest = data.reduce((best, row) => (Math.abs(row[2] - 1000) < Math.abs(best[2] - 1000) ? row : best));
+  for (const [q, h, key, logScore, kernel, naive, stable] of data) {
+    assert.equal(q, 1000);
+    assert.equal(h, 0.1);
+    assertClose(logScore, -((q - key) ** 2) / (2 * h * h), `log-score of ${key}`);
+    assert.equal(kernel, 0);
+    assert.ok(Number.isNaN(naive));
+    assert.equal(stable, key === nearest[2] ? 1 : 0);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('your-data: the parsed data with fitted values and the leave-one-out curve as CSV', async () => {
+  const { page, errors } = await site.newPage(embedPath('your-data'));
+  await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
+  const keys = [1, 3, 5];
+  const values = [1.5, 2.8, 1.8];
+  const gaussian = (x, k, h) => Math.exp(-((x - k) ** 2) / (2 * h * h));
+  /// Nadaraya–Watson at x over the points not excluded, from the definition.
+  const nw = (x, h, excluded = -1) => {
+    let num = 0;
+    let den = 0;
+    keys.forEach((k, j) => {
+      if (j === excluded) return;
+      num += gaussian(x, k, h) * values[j];
+      den += gaussian(x, k, h);
+    });
+    return num / den;
+  };
+  const data = await csvWhenReady(page, 'data and fitted values (CSV)');
+  assert.deepEqual(data[0], ['x', 'y', 'fitted', 'h', 'kernel']);
+  assert.deepEqual(data.slice(1).map((row) => row.slice(0, 2).map(Number)), keys.map((k, i) => [k, values[i]]));
+  data.slice(1).forEach((row, i) => {
+    assert.deepEqual(row.slice(3), ['0.6', 'gaussian']);
+    assert.ok(Math.abs(Number(row[2]) - nw(keys[i], 0.6)) < 1e-14, `fitted ${i + 1}: ${row[2]}`);
+  });
+
+  const curve = await csvWhenReady(page, 'leave-one-out curve (CSV)');
+  assert.deepEqual(curve[0], ['h', 'leave-one-out MSE']);
+  assert.equal(curve.length, 1 + 25);
+  for (const [h, mse] of curve.slice(1).map((row) => row.map(Number))) {
+    const expected = keys.reduce((total, k, i) => total + (nw(k, h, i) - values[i]) ** 2, 0) / keys.length;
+    if (Number.isFinite(expected)) assert.ok(Math.abs(mse - expected) <= 1e-12 * Math.max(1, expected), `h = ${h}: ${mse} vs ${expected}`);
+  }
+  assert.deepEqual(errors, []);
+});

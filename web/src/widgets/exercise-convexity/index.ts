@@ -41,6 +41,22 @@ export default defineWidget({
   mount(host, initial) {
     let state: ExerciseState = { ...initial, targets: [...initial.targets] };
     const channel = host.channel('convexity');
+    let last: { state: ExerciseState; olsWeights: Float64Array; nwWeights: Float64Array; predictions: number[] } | null = null;
+    host.provideExport({
+      name: 'weights',
+      csv: () => {
+        const frame = last;
+        if (!frame) return [];
+        return [
+          ['key', 'target', 'OLS weight', 'NW weight'],
+          ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.olsWeights[i] ?? null, frame.nwWeights[i] ?? null]),
+        ];
+      },
+    });
+    host.provideExport({
+      name: 'predictions',
+      csv: () => (last ? [['q', 'h', 'OLS prediction', 'OLS weight sum', 'NW prediction', 'NW weight sum'], [last.state.q, last.state.h, ...last.predictions]] : []),
+    });
 
     const answer = reveal('Check your answer', state.reveal, (open) => update({ reveal: open }));
     const proof = document.createElement('ol');
@@ -128,6 +144,8 @@ export default defineWidget({
         host.setState(requested);
         const olsPrediction = ols.predictions[0] ?? Number.NaN;
         const [nwPrediction = Number.NaN, nwSum = Number.NaN] = nw.outputs;
+        const olsWeightSum = olsSum.predictions[0] ?? Number.NaN;
+        last = { state: requested, olsWeights: ols.weights, nwWeights: nw.weights, predictions: [olsPrediction, olsWeightSum, nwPrediction, nwSum] };
         const low = Math.min(...requested.targets);
         const high = Math.max(...requested.targets);
         const inside = (x: number): boolean => x >= low && x <= high;
@@ -144,7 +162,7 @@ export default defineWidget({
         summary.setRows([
           ['smallest weight', fixed(smallest(ols.weights), 4), fixed(smallest(nw.weights), 4)],
           ['1. every weight ≥ 0?', yesNo(smallest(ols.weights) >= 0), yesNo(smallest(nw.weights) >= 0)],
-          ['2. sum of weights', fixed(olsSum.predictions[0] ?? Number.NaN, 4), fixed(nwSum, 4)],
+          ['2. sum of weights', fixed(olsWeightSum, 4), fixed(nwSum, 4)],
           ['prediction', fixed(olsPrediction, 4), fixed(nwPrediction, 4)],
           ['3. inside [min v, max v]?', yesNo(inside(olsPrediction)), yesNo(inside(nwPrediction))],
         ]);

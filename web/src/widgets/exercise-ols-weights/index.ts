@@ -34,6 +34,19 @@ export default defineWidget({
   mount(host, initial) {
     let state: ExerciseState = { ...initial, targets: [...initial.targets] };
     const channel = host.channel('ols');
+    let last: { state: ExerciseState; weights: Float64Array; weightSum: number; prediction: number } | null = null;
+    host.provideExport({
+      name: 'weights',
+      csv: () => {
+        const frame = last;
+        if (!frame) return [];
+        return [['key', 'target', 'OLS weight'], ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.weights[i] ?? null])];
+      },
+    });
+    host.provideExport({
+      name: 'prediction',
+      csv: () => (last ? [['q', 'OLS prediction', 'OLS weight sum'], [last.state.q, last.prediction, last.weightSum]] : []),
+    });
 
     const answer = reveal('Check your answer', state.reveal, (open) => {
       update({ reveal: open });
@@ -110,9 +123,11 @@ export default defineWidget({
         state = requested;
         host.setState(requested);
         const prediction = predictions[0] ?? Number.NaN;
+        const weightSum = sum.predictions[0] ?? Number.NaN;
+        last = { state: requested, weights, weightSum, prediction };
         qText.textContent = fixed(requested.q, 2);
         weightsText.textContent = tuple(weights, 2);
-        sumText.textContent = fixed(sum.predictions[0] ?? Number.NaN, 2);
+        sumText.textContent = fixed(weightSum, 2);
         const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
         negativeText.textContent = negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.';
         table.setRows(

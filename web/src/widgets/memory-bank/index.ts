@@ -55,6 +55,22 @@ export default defineWidget({
   mount(host, initial) {
     let state: BankState = { ...initial };
     const channel = host.channel('bank');
+    let last: { q: number; h: number; weights: Float64Array; scores: Float64Array; output: number } | null = null;
+    host.provideExport({
+      name: 'slots',
+      csv: () => {
+        const frame = last;
+        if (!frame) return [];
+        return [
+          ['q', 'h', 'slot', 'key', 'value', 'score', 'weight'],
+          ...KEYS.map((k, i) => [frame.q, frame.h, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.weights[i] ?? null]),
+        ];
+      },
+    });
+    host.provideExport({
+      name: 'output',
+      csv: () => (last ? [['q', 'h', 'output'], [last.q, last.h, last.output]] : []),
+    });
 
     // ---- the job table ----
     const jobs = document.createElement('table');
@@ -194,6 +210,7 @@ export default defineWidget({
         if (!results) return;
         const [{ weights, outputs }, scores] = results;
         host.clearError();
+        last = { q: requested.q, h: requested.h, weights, scores, output: outputs[0] ?? Number.NaN };
         queryText.textContent = fixed(requested.q, 2);
         slotParts.forEach((slot, i) => {
           slot.key.textContent = `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`;

@@ -4,6 +4,7 @@
 import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { subheading } from '../../core/headings';
+import type { CsvRows } from '../../core/export';
 import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../core/heatmap';
 import { call } from '../../core/protocol';
 import { liveReadout, testNode } from '../../core/readout';
@@ -36,6 +37,20 @@ function mapFrame(result: StandardizeExercise, weights: Float64Array, scale: Sta
   };
 }
 
+/// The map as CSV: one row per query (its two coordinates, then its weight on every key), the keys'
+/// coordinates in the header.
+function mapCsv(result: StandardizeExercise, keys: Float64Array, queries: Float64Array, weights: Float64Array): CsvRows {
+  const n = result.keyCount;
+  const header = ['query x1', 'query x2', ...Array.from({ length: n }, (_, i) => `key ${i + 1}`)];
+  const keyRows = [0, 1].map((j) => [`key x${j + 1}`, null, ...Array.from({ length: n }, (_, i) => keys[i * FEATURES + j] ?? null)]);
+  const rows = Array.from({ length: result.queryCount }, (_, r) => [
+    queries[r * FEATURES] ?? null,
+    queries[r * FEATURES + 1] ?? null,
+    ...weights.subarray(r * n, (r + 1) * n),
+  ]);
+  return [header, ...keyRows, ...rows];
+}
+
 function mapPanel(title: string, heatmap: Heatmap, ...parts: HTMLElement[]): HTMLElement {
   const panel = document.createElement('section');
   panel.className = 'kl-standardize__panel';
@@ -63,6 +78,31 @@ export default defineWidget({
     let state: StandardizeState = { ...initial };
     let last: StandardizeExercise | null = null;
     const channel = host.channel('exercise');
+    host.provideExport({
+      name: 'raw attention matrix',
+      csv: () => (last ? mapCsv(last, last.rawKeys, last.rawQueries, last.rawWeights) : []),
+    });
+    host.provideExport({
+      name: 'standardized attention matrix',
+      csv: () => (last ? mapCsv(last, last.standardizedKeys, last.standardizedQueries, last.standardizedWeights) : []),
+    });
+    host.provideExport({
+      name: 'predictions',
+      csv: () => {
+        const result = last;
+        if (!result) return [];
+        return [
+          ['query x1', 'query x2', 'truth', 'raw prediction', 'standardized prediction'],
+          ...Array.from(result.truthAtQueries, (truth, r) => [
+            result.rawQueries[r * FEATURES] ?? null,
+            result.rawQueries[r * FEATURES + 1] ?? null,
+            truth,
+            result.rawPredictions[r] ?? null,
+            result.standardizedPredictions[r] ?? null,
+          ]),
+        ];
+      },
+    });
 
     const heatmapOptions = (when: string) => ({
       label: `Attention map ${when}: one row per query, one column per key (both sorted by feature 1), brighter cells carry more weight`,

@@ -104,6 +104,29 @@ export default defineWidget({
     const datasetChannel = host.channel('dataset');
     const farChannel = host.channel('far');
     const identityChannel = host.channel('identity');
+    let farQueryUsed = state.q;
+    let farBandwidthUsed = state.h;
+    host.provideExport({
+      name: 'naive and stable weights',
+      csv: () => {
+        const report = far;
+        const at = keys;
+        if (!report || !at) return [];
+        const header = ['q', 'h', 'key', 'log-score', 'kernel exp(log-score)', 'naive weight', 'stable weight'];
+        return [
+          header,
+          ...Array.from(at, (k, i) => [
+            farQueryUsed,
+            farBandwidthUsed,
+            k,
+            report.logScores[i] ?? null,
+            report.kernelValues[i] ?? null,
+            report.naiveWeights[i] ?? null,
+            report.stableWeights[i] ?? null,
+          ]),
+        ];
+      },
+    });
 
     const identityDifference = testNode('strong', 'identity-difference');
     const identityReadout = liveReadout('kl-readout', 'max |normalize(K)−softmax(log K)|: ', identityDifference);
@@ -231,7 +254,11 @@ export default defineWidget({
           identityDifference.textContent =
             difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference);
         }
-        if (farResult) drawFar(farResult[0], at);
+        if (farResult) {
+          farQueryUsed = requested.q;
+          farBandwidthUsed = requested.h;
+          drawFar(farResult[0], at);
+        }
         if (farResult && identityResult) host.clearError();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
