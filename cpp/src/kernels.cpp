@@ -65,7 +65,18 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
                                 " is too small: 2h^2 underflows to 0 and the scores become 0/0");
   switch (kernel) {
     case Kernel::Gaussian:
-      row = -row / (2.0 * h2);
+      if (std::isfinite(2.0 * h2)) {
+        row = -row / (2.0 * h2);
+        break;
+      }
+      // 2h^2 overflows: -(d/h)^2 / 2 stays exact for every finite squared distance.
+      for (auto& x : row) {
+        if (!std::isfinite(x))
+          throw std::domain_error("a squared distance and 2h^2 both overflow double precision (bandwidth " +
+                                  format_number(bandwidth) + "), so their ratio is undefined; rescale the inputs");
+        const double u = std::sqrt(x) / bandwidth;
+        x = -0.5 * u * u;
+      }
       break;
     case Kernel::Laplacian:
       row = -row.sqrt() / bandwidth;

@@ -123,3 +123,15 @@ TEST_CASE("underflow_report refuses a query whose every log-kernel overflows to 
   REQUIRE_THROWS_AS(underflow_report(query, keys, 1e-10), std::domain_error);
   REQUIRE_THROWS_WITH(underflow_report(query, keys, 1e-10), Catch::Contains("every log-kernel is -Infinity"));
 }
+
+TEST_CASE("a bandwidth whose square overflows still gives finite scores, or a clear refusal", "[kernels]") {
+  const RowMatrix keys = (RowMatrix(3, 1) << -8.0, 0.0, 8.0).finished();
+  const RowMatrix near = (RowMatrix(1, 1) << 1.0).finished();
+  const RowMatrix weights = attention_weights(near, keys, 1e300);
+  INFO("h = 1e300 is the h -> infinity limit: every weight 1/n");
+  for (Eigen::Index i = 0; i < 3; ++i) CHECK(weights(0, i) == Approx(1.0 / 3.0).epsilon(1e-15));
+  const RowMatrix far = (RowMatrix(1, 2) << -45.5, -1.7976931348623157e308).finished();
+  const RowMatrix keys2 = RowMatrix::Constant(3, 2, -8.0);
+  REQUIRE_THROWS_AS(attention_weights(far, keys2, 4.35e307), std::domain_error);
+  REQUIRE_THROWS_WITH(attention_weights(far, keys2, 4.35e307), Catch::Contains("both overflow"));
+}
