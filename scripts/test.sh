@@ -19,8 +19,6 @@ npm run --silent build:web
 echo "== size budget =="
 node scripts/check-budget.mjs
 
-if [ -x scripts/test-extra.sh ]; then bash scripts/test-extra.sh; fi
-
 echo "== fuzz smoke pass (libFuzzer + ASan + UBSan, ${FUZZ_SMOKE_SECONDS:-10}s per target) =="
 FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-10} bash scripts/fuzz.sh
 
