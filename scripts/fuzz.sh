@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libFuzzer targets of tests/fuzz/ built with clang (-fsanitize=fuzzer,address,undefined) into
 # build/fuzz, each run for FUZZ_SECONDS (default 600) from its committed corpus in
-# tests/fuzz/corpus/<target>/. New inputs go to build/fuzz/corpus/<target>/; FUZZ_MERGE=1 merges the
+# tests/fuzz/corpus/<target>/. FUZZ_RUNS=N instead runs N inputs per target from a fixed seed,
+# so a pass (the smoke pass of npm test) is repeatable. New inputs go to build/fuzz/corpus/<target>/; FUZZ_MERGE=1 merges the
 # ones that add coverage back into the committed corpus. FUZZ_TARGETS picks targets (default all).
 # Ends with one line per target: executions, coverage (edges) and features reached.
 set -euo pipefail
@@ -39,13 +40,15 @@ done
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 summary=()
+if [ -n "${FUZZ_RUNS:-}" ]; then budget_label="$FUZZ_RUNS runs (seed 1)"; else budget_label="${FUZZ_SECONDS}s"; fi
 for target in $TARGETS; do
   corpus="tests/fuzz/corpus/$target"
   work="$OUT/corpus/$target"
   mkdir -p "$corpus" "$work"
-  echo "== fuzz $target for ${FUZZ_SECONDS}s =="
+  echo "== fuzz $target: $budget_label =="
   log="$OUT/$target.log"
-  if ! "$OUT/fuzz_$target" -max_total_time="$FUZZ_SECONDS" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  if [ -n "${FUZZ_RUNS:-}" ]; then budget=(-runs="$FUZZ_RUNS" -seed=1); else budget=(-max_total_time="$FUZZ_SECONDS"); fi
+  if ! "$OUT/fuzz_$target" "${budget[@]}" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
       -max_len=4096 -print_final_stats=1 -artifact_prefix="$OUT/crash-$target-" "$work" "$corpus" >"$log" 2>&1; then
     tail -n 60 "$log"
     echo "fuzz: $target found a failure; the input is in $OUT/crash-$target-*" >&2
@@ -58,5 +61,5 @@ for target in $TARGETS; do
     "$OUT/fuzz_$target" -merge=1 -max_len=4096 "$corpus" "$work" >>"$log" 2>&1
   fi
 done
-echo "== fuzz summary (${FUZZ_SECONDS}s per target) =="
+echo "== fuzz summary ($budget_label per target) =="
 printf '%s\n' "${summary[@]}"

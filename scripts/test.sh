@@ -19,8 +19,8 @@ npm run --silent build:web
 echo "== size budget =="
 node scripts/check-budget.mjs
 
-echo "== fuzz smoke pass (libFuzzer + ASan + UBSan, ${FUZZ_SMOKE_SECONDS:-10}s per target) =="
-FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-10} bash scripts/fuzz.sh
+echo "== fuzz smoke pass (libFuzzer + ASan + UBSan, ${FUZZ_SMOKE_RUNS:-20000} runs per target from a fixed seed) =="
+FUZZ_RUNS=${FUZZ_SMOKE_RUNS:-20000} bash scripts/fuzz.sh
 
 echo "== native tests under ASan + UBSan =="
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

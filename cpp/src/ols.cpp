@@ -58,6 +58,10 @@ class HatWeights {
                             .transpose()
                             .solve(qr_.colsPermutation().transpose() * query_design);
     padded.applyOnTheLeft(qr_.householderQ());
+    for (Eigen::Index r = 0; r < padded.cols(); ++r)
+      if (!padded.col(r).allFinite())
+        throw std::domain_error("OLS weights of query row " + std::to_string(r) +
+                                " overflow double precision; the query lies too far from the keys");
     return padded.transpose();
   }
 
@@ -98,6 +102,10 @@ OlsPrediction ols_predict(const MatrixRef& keys, const VectorRef& targets, const
   OlsPrediction result;
   result.weights = HatWeights(keys)(queries);
   result.predictions = result.weights * targets;
+  for (Eigen::Index r = 0; r < result.predictions.size(); ++r)
+    if (!std::isfinite(result.predictions(r)))
+      throw std::domain_error("the OLS prediction of query row " + std::to_string(r) +
+                              " overflows double precision; the query lies too far from the keys");
   return result;
 }
 

@@ -65,3 +65,13 @@ TEST_CASE("OLS weights do not depend on the units of the features", "[ols]") {
   const Vector scaled_query = (Vector(2) << 0.3e6, 0.7e-6).finished();
   CHECK((ols_weights(keys, query) - ols_weights(scaled, scaled_query)).cwiseAbs().maxCoeff() < 1e-12);
 }
+
+TEST_CASE("OLS refuses a query so far away that its weights overflow (fuzz finding)", "[ols]") {
+  const RowMatrix keys = (RowMatrix(3, 1) << -8.0, -8.0, -6.375).finished();
+  const Vector far = Vector::Constant(1, -1.7976931348623157e308);
+  REQUIRE_THROWS_AS(ols_weights(keys, far), std::domain_error);
+  REQUIRE_THROWS_WITH(ols_weights(keys, far), Catch::Contains("overflow double precision"));
+  const RowMatrix near = (RowMatrix(1, 1) << 1e150).finished();
+  REQUIRE_THROWS_WITH(ols_predict(keys, (Vector(3) << 1e300, -1e300, 1e300).finished(), near),
+                      Catch::Contains("overflows double precision"));
+}
