@@ -21,7 +21,8 @@ Vector as_vector(const std::vector<double>& xs) { return Eigen::Map<const Vector
 }  // namespace
 
 TEST_CASE("grid minimum matches numpy.argmin on the chapter audit and hand-made curves", "[grid_minimum]") {
-  for (const auto& c : grid_fixture()["cases"]) {
+  const nlohmann::json fixture = grid_fixture();
+  for (const auto& c : fixture["cases"]) {
     INFO(c["name"].get<std::string>());
     const auto bandwidths = c["bandwidths"].get<std::vector<double>>();
     const GridMinimum minimum = grid_minimum(bandwidths, as_vector(c["risks"].get<std::vector<double>>()));
