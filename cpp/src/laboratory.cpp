@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "kernel_lens/attention.hpp"
 #include "kernel_lens/limits.hpp"
@@ -189,6 +190,20 @@ ChapterDataset chapter_dataset(const LabConfig& config) {
   return data;
 }
 
+namespace {
+
+/// The decomposition overflows only for absurd scales (noise or key ranges near 1e154); say so
+/// instead of returning Infinity or NaN.
+std::vector<RiskRow> finite_rows(std::vector<RiskRow> rows) {
+  for (const RiskRow& row : rows)
+    if (!std::isfinite(row.bias2) || !std::isfinite(row.variance) || !std::isfinite(row.mse))
+      throw std::domain_error("the risk at bandwidth " + format_number(row.bandwidth) +
+                              " overflows double precision; reduce the noise level or the key and query ranges");
+  return rows;
+}
+
+}  // namespace
+
 std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
   const ChapterDataset data = chapter_dataset(config);
   /// Y = f(K) + E, E ~ N(0, noise^2), (worlds, keys) drawn row-major.
@@ -216,7 +231,7 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
     row.mse = row.bias2 + row.variance;
     rows.push_back(row);
   }
-  return rows;
+  return finite_rows(std::move(rows));
 }
 
 std::vector<RiskRow> exact_risk(const LabConfig& config) {
@@ -251,7 +266,7 @@ std::vector<RiskRow> exact_risk(const LabConfig& config) {
     row.mse = row.bias2 + row.variance;
     rows.push_back(row);
   }
-  return rows;
+  return finite_rows(std::move(rows));
 }
 
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
