@@ -81,15 +81,18 @@ test('settings from the URL recompute the table; cancel stops a long audit; a ba
   assert.deepEqual(rows.map((r) => r[0]), ['0.10', '0.30']);
   assert.notDeepEqual(rows[0], CHAPTER_TABLE[0]);
 
+  // Long enough (12 bandwidths × 100,000 worlds) that the cancel lands while it runs.
+  const grid = page.getByRole('textbox', { name: 'bandwidth grid' });
+  await grid.fill('0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 1');
+  await grid.press('Enter');
   const worlds = page.getByRole('textbox', { name: 'noisy worlds' });
   await worlds.fill('100000');
   await worlds.press('Enter');
-  await waitForText(page.getByTestId('audit-status'), /of 2 bandwidths, 100,000 worlds/);
+  await waitForText(page.getByTestId('audit-status'), /of 12 bandwidths, 100,000 worlds/);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await waitForText(page.getByTestId('audit-status'), /cancelled/);
   assert.match(await page.getByTestId('grid-minimum').textContent(), /not computed/);
 
-  const grid = page.getByRole('textbox', { name: 'bandwidth grid' });
   await grid.fill('0.1, 0');
   await grid.press('Enter');
   await waitForText(page.locator('.kl-widget__error'), /bandwidth grid = .* refused/);
