@@ -145,19 +145,23 @@ export function dataTable(caption: string, header: readonly string[]): {
   return {
     table,
     element,
+    /// Rows and cells are reused and only changed text is written, so a table refreshed on every
+    /// frame of a drag costs little layout.
     setRows(rows) {
-      body.replaceChildren(
-        ...rows.map((cells) => {
-          const tr = document.createElement('tr');
-          cells.forEach((text, i) => {
-            const cell = document.createElement(i === 0 ? 'th' : 'td');
+      rows.forEach((cells, r) => {
+        const tr = body.rows[r] ?? body.insertRow();
+        cells.forEach((text, i) => {
+          let cell = tr.cells[i];
+          if (!cell) {
+            cell = document.createElement(i === 0 ? 'th' : 'td');
             if (i === 0) (cell as HTMLTableCellElement).scope = 'row';
-            cell.textContent = text;
             tr.append(cell);
-          });
-          return tr;
-        }),
-      );
+          }
+          if (cell.textContent !== text) cell.textContent = text;
+        });
+        while (tr.cells.length > cells.length) tr.deleteCell(-1);
+      });
+      while (body.rows.length > rows.length) body.deleteRow(-1);
     },
   };
 }

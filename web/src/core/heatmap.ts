@@ -163,6 +163,8 @@ function placeTicks(
   );
 }
 
+const schemeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+
 /// The heatmap figure. `element` holds the plot, its ticks and the colour bar; `plot` is the
 /// image area (pointer events); rows are drawn with origin lower (row 0 at the bottom).
 export class Heatmap {
@@ -179,6 +181,9 @@ export class Heatmap {
   private frame: HeatmapFrame | null = null;
   private highlighted: number | null = null;
   private pending = 0;
+  private overlayPending = 0;
+  /// The grey of exact zeros, read from the theme once and again after a colour-scheme flip.
+  private zero: [number, number, number] | null = null;
   private range: ColorRange = { low: 0, high: 1, zeros: false };
 
   constructor(options: HeatmapOptions) {
@@ -215,7 +220,12 @@ export class Heatmap {
     this.element.append(yTitle, this.yTicks, this.plot, barBox, this.barTicks, barTitle, this.xTicks, xTitle);
     this.resize = new ResizeObserver(() => this.drawOverlay());
     this.resize.observe(this.plot);
+    schemeQuery?.addEventListener('change', this.forgetTheme);
   }
+
+  private readonly forgetTheme = (): void => {
+    this.zero = null;
+  };
 
   /// The colour range of the drawn frame (for read-outs beside the map).
   get colors(): ColorRange {
@@ -233,11 +243,16 @@ export class Heatmap {
     });
   }
 
-  /// Outlines row `row` (null: none).
+  /// Outlines row `row` (null: none) in the next animation frame.
   highlight(row: number | null): void {
     this.highlighted = row;
-    this.drawOverlay();
+    if (this.overlayPending) return;
+    this.overlayPending = requestAnimationFrame(() => {
+      this.overlayPending = 0;
+      this.drawOverlay();
+    });
   }
+
 
   /// The row under a pointer at `clientY`, or null outside the image.
   rowAt(clientY: number): number | null {
@@ -250,6 +265,8 @@ export class Heatmap {
 
   destroy(): void {
     if (this.pending) cancelAnimationFrame(this.pending);
+    if (this.overlayPending) cancelAnimationFrame(this.overlayPending);
+    schemeQuery?.removeEventListener('change', this.forgetTheme);
     this.resize.disconnect();
     this.element.remove();
   }
@@ -304,10 +321,12 @@ export class Heatmap {
 
   /// Cells that a log scale cannot place (exact zeros) take the palette's grey.
   private zeroColor(): [number, number, number] {
+    if (this.zero) return this.zero;
     const text = getComputedStyle(this.element).getPropertyValue('--kl-grey').trim() || '#b0b7c3';
     const hex = /^#([0-9a-f]{6})$/i.exec(text)?.[1] ?? 'b0b7c3';
     const n = parseInt(hex, 16);
-    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+    this.zero = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+    return this.zero;
   }
 
   private drawOverlay(): void {
@@ -315,8 +334,11 @@ export class Heatmap {
     const width = this.plot.clientWidth;
     const height = this.plot.clientHeight;
     const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
-    this.overlay.width = Math.max(1, Math.round(width * ratio));
-    this.overlay.height = Math.max(1, Math.round(height * ratio));
+    // Assigning a canvas size reallocates its backing store even when unchanged: only on resize.
+    const pixelWidth = Math.max(1, Math.round(width * ratio));
+    const pixelHeight = Math.max(1, Math.round(height * ratio));
+    if (this.overlay.width !== pixelWidth) this.overlay.width = pixelWidth;
+    if (this.overlay.height !== pixelHeight) this.overlay.height = pixelHeight;
     const context = this.overlay.getContext('2d');
     if (!context || !frame || width === 0) return;
     context.setTransform(ratio, 0, 0, ratio, 0, 0);

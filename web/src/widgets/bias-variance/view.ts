@@ -37,9 +37,11 @@ export class AuditView {
       'kl-chart kl-chart--tall kl-chart--interactive',
     );
     this.box = box;
+    // Every dataset exists from the start: the first results then update a laid-out chart, not
+    // build eight dataset controllers in the same task.
     this.chart = createChart<'scatter'>(canvas, {
       type: 'scatter',
-      data: { datasets: [] },
+      data: { datasets: this.emptyDatasets() },
       options: {
         plugins: {
           legend: {
@@ -83,7 +85,6 @@ export class AuditView {
       y.max = frame.yMax;
     }
     const datasets = this.chart.data.datasets;
-    if (datasets.length === 0) datasets.push(...this.emptyDatasets());
     COMPONENTS.forEach((key, i) => {
       const measured = datasets[i];
       const exact = datasets[i + COMPONENTS.length];
@@ -110,8 +111,11 @@ export class AuditView {
   /// The eight datasets, created once: measured bias², variance, MSE; their exact curves; the
   /// grid-minimum line; the marker line.
   private emptyDatasets(): Chart<'scatter'>['data']['datasets'] {
+    const color = curveColors(this.colors);
     const measured = COMPONENTS.map((key) => ({
       label: NAMES[key],
+      borderColor: color[key],
+      backgroundColor: color[key],
       data: [] as XY[],
       showLine: true,
       borderWidth: key === 'mse' ? 2.6 : 1.6,
@@ -120,6 +124,8 @@ export class AuditView {
     }));
     const exact = COMPONENTS.map((key) => ({
       label: `${NAMES[key]} exact`,
+      borderColor: color[key],
+      backgroundColor: color[key],
       data: [] as XY[],
       showLine: true,
       borderDash: [5, 4],
