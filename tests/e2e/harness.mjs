@@ -12,6 +12,8 @@ export const distDir = process.env.KERNEL_LENS_DIST
   : fileURLToPath(new URL('../../dist/', import.meta.url));
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/// Debian's Chromium flags for every test and benchmark; $KERNEL_LENS_EXTRA_ARGS (space-separated)
+/// adds more, e.g. `--disable-frame-rate-limit` to run the latency benchmark without vsync.
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -20,6 +22,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  ...(process.env.KERNEL_LENS_EXTRA_ARGS ? process.env.KERNEL_LENS_EXTRA_ARGS.split(' ') : []),
 ];
 
 /// Starts the server and the browser once per test file: { url, browser, newPage, close }.

@@ -211,50 +211,69 @@ export function starImage(color: string, radius: number): HTMLCanvasElement {
 }
 
 const scheduled = new Map<Chart, Array<() => void>>();
-let frameRequested = false;
+let flushQueued = false;
+/// Charts were drawn since the current animation frame began: further draws wait for the next.
+let drewThisFrame = false;
 
-/// With timing enabled, marks `kernel-lens:frame` after the browser painted (a task posted from requestAnimationFrame
-/// runs after that frame's rendering); `detail.issuedAt` is when the drawn data was requested.
-function markPainted(issuedAt: number): void {
+/// With timing enabled, marks `kernel-lens:frame` once the browser has rendered what was just
+/// drawn (a task posted from requestAnimationFrame runs after that frame's rendering);
+/// `detail.issuedAt` is when the drawn data was requested.
+function markPainted(issuedAt: number, inFrame: boolean): void {
   if (!timingEnabled) return;
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    markTiming('kernel-lens:frame', issuedAt);
-    channel.port1.close();
+  const afterRendering = (): void => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      markTiming('kernel-lens:frame', issuedAt);
+      channel.port1.close();
+    };
+    channel.port2.postMessage(null);
   };
-  channel.port2.postMessage(null);
+  if (inFrame) afterRendering();
+  else requestAnimationFrame(afterRendering);
 }
 
-/// Milliseconds of chart updates per frame; the charts left over are drawn in the next frame.
+/// Milliseconds of chart updates per flush; the charts left over are drawn in the next frame.
 const FRAME_BUDGET = 12;
 
-function flush(): void {
-  frameRequested = false;
+function flush(inFrame: boolean): void {
+  flushQueued = false;
+  if (!drewThisFrame) {
+    drewThisFrame = true;
+    requestAnimationFrame(() => {
+      drewThisFrame = false;
+    });
+  }
   const issuedAt = sharedBridge().lastDeliveredIssuedAt;
   const start = performance.now();
   for (const [chart, edits] of scheduled) {
     if (performance.now() - start > FRAME_BUDGET) break;
     scheduled.delete(chart);
+    const began = timingEnabled ? performance.now() : 0;
     for (const edit of edits) edit();
     chart.update('none');
+    if (timingEnabled) {
+      performance.measure('kernel-lens:chart-update', { start: began, detail: chart.canvas?.dataset.exportName ?? chart.canvas?.getAttribute('aria-label') });
+    }
   }
-  if (scheduled.size > 0) {
-    frameRequested = true;
-    requestAnimationFrame(flush);
-  }
-  markPainted(issuedAt);
+  if (scheduled.size > 0) queueFlush();
+  markPainted(issuedAt, inFrame);
 }
 
-/// Applies `edit` to the chart's data and redraws it in the next animation frame; several edits
-/// in one frame share one `chart.update('none')`.
+function queueFlush(): void {
+  if (flushQueued) return;
+  flushQueued = true;
+  if (drewThisFrame) requestAnimationFrame(() => flush(true));
+  else queueMicrotask(() => flush(false));
+}
+
+/// Applies `edit` to the chart's data and redraws it as soon as the current task's edits are in
+/// (the frame being prepared shows it) or, when charts were already drawn for this frame, in
+/// the next animation frame. Several edits before a draw share one `chart.update('none')`.
 export function scheduleFrame(chart: Chart, edit: () => void): void {
   const edits = scheduled.get(chart);
   if (edits) edits.push(edit);
   else scheduled.set(chart, [edit]);
-  if (!frameRequested) {
-    frameRequested = true;
-    requestAnimationFrame(flush);
-  }
+  queueFlush();
 }
 
 /// Gives every axis of `chart` the theme's tick, grid and title colours (after a theme flip).
