@@ -8,112 +8,96 @@ namespace {
 
 Kernel to_kernel(const val& kernel) { return parse_kernel(to_optional_string(kernel, "kernel", "gaussian")); }
 
-val attention_js(val queries, val keys, val values, val d, val p, val bandwidth, val kernel, val empty_rows) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    const std::size_t width = to_dimension(p, "p");
-    const auto result = attention(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
-                                  to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"),
-                                  to_kernel(kernel),
-                                  parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
-    val out = val::object();
-    out.set("weights", to_float64_array(result.weights));
-    out.set("outputs", to_float64_array(result.outputs));
-    return out;
-  });
+val attention_js(const val& queries, const val& keys, const val& values, const val& d, const val& p,
+                 const val& bandwidth, const val& kernel, const val& empty_rows) {
+  const std::size_t features = to_dimension(d, "d");
+  const std::size_t width = to_dimension(p, "p");
+  const auto result =
+      attention(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
+                to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"), to_kernel(kernel),
+                parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
+  val out = val::object();
+  set(out, "weights", to_float64_array(result.weights));
+  set(out, "outputs", to_float64_array(result.outputs));
+  return out;
 }
 
-val ols_weights_js(val keys, val query, val d) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    return to_float64_array(ols_weights(to_matrix(keys, features, "keys"), to_eigen_vector(query, "query")));
-  });
+val ols_weights_js(const val& keys, const val& query, const val& d) {
+  const std::size_t features = to_dimension(d, "d");
+  return to_float64_array(ols_weights(to_matrix(keys, features, "keys"), to_eigen_vector(query, "query")));
 }
 
-val ols_predict_js(val keys, val targets, val queries, val d) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets"),
-                                    to_matrix(queries, features, "queries"));
-    val out = val::object();
-    out.set("weights", to_float64_array(result.weights));
-    out.set("predictions", to_float64_array(result.predictions));
-    return out;
-  });
+val ols_predict_js(const val& keys, const val& targets, const val& queries, const val& d) {
+  const std::size_t features = to_dimension(d, "d");
+  const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets"),
+                                  to_matrix(queries, features, "queries"));
+  val out = val::object();
+  set(out, "weights", to_float64_array(result.weights));
+  set(out, "predictions", to_float64_array(result.predictions));
+  return out;
 }
 
-val log_scores_js(val queries, val keys, val d, val bandwidth, val kernel) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    return to_float64_array(log_scores(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
-                                       to_number(bandwidth, "bandwidth"), to_kernel(kernel)));
-  });
+val log_scores_js(const val& queries, const val& keys, const val& d, const val& bandwidth, const val& kernel) {
+  const std::size_t features = to_dimension(d, "d");
+  return to_float64_array(log_scores(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
+                                     to_number(bandwidth, "bandwidth"), to_kernel(kernel)));
 }
 
 template <RowMatrix (*Scores)(const MatrixRef&, const MatrixRef&)>
-val pairwise_js(val queries, val keys, val d) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    return to_float64_array(Scores(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys")));
-  });
+val pairwise_js(const val& queries, const val& keys, const val& d) {
+  const std::size_t features = to_dimension(d, "d");
+  return to_float64_array(Scores(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys")));
 }
 
-val row_softmax_js(val scores, val n) {
-  return guarded([&] { return to_float64_array(row_softmax(to_matrix(scores, to_count(n, "n"), "scores"))); });
+val row_softmax_js(const val& scores, const val& n) {
+  return to_float64_array(row_softmax(to_matrix(scores, to_count(n, "n"), "scores")));
 }
 
-val softmax_with_temperature_js(val scores, val n, val temperature) {
-  return guarded([&] {
-    return to_float64_array(softmax_with_temperature(to_matrix(scores, to_count(n, "n"), "scores"),
-                                                     to_number(temperature, "temperature")));
-  });
+val softmax_with_temperature_js(const val& scores, const val& n, const val& temperature) {
+  return to_float64_array(
+      softmax_with_temperature(to_matrix(scores, to_count(n, "n"), "scores"), to_number(temperature, "temperature")));
 }
 
-val naive_normalize_js(val scores, val n) {
-  return guarded(
-      [&] { return to_float64_array(naive_normalize(to_matrix(scores, to_count(n, "n"), "logScores"))); });
+val naive_normalize_js(const val& scores, const val& n) {
+  return to_float64_array(naive_normalize(to_matrix(scores, to_count(n, "n"), "logScores")));
 }
 
-val temperature_from_bandwidth_js(val bandwidth) {
-  return guarded([&] { return val(temperature_from_bandwidth(to_number(bandwidth, "bandwidth"))); });
+val temperature_from_bandwidth_js(const val& bandwidth) {
+  return val(temperature_from_bandwidth(to_number(bandwidth, "bandwidth")));
 }
 
-val bandwidth_from_temperature_js(val temperature) {
-  return guarded([&] { return val(bandwidth_from_temperature(to_number(temperature, "temperature"))); });
+val bandwidth_from_temperature_js(const val& temperature) {
+  return val(bandwidth_from_temperature(to_number(temperature, "temperature")));
 }
 
-val nearest_key_limit_js(val query, val keys, val d) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    return to_float64_array(nearest_key_limit(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys")));
-  });
+val nearest_key_limit_js(const val& query, const val& keys, const val& d) {
+  const std::size_t features = to_dimension(d, "d");
+  return to_float64_array(nearest_key_limit(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys")));
 }
 
-val uniform_limit_js(val n) {
-  return guarded([&] { return to_float64_array(uniform_limit(static_cast<Eigen::Index>(to_count(n, "n")))); });
+val uniform_limit_js(const val& n) {
+  return to_float64_array(uniform_limit(static_cast<Eigen::Index>(to_count(n, "n"))));
 }
 
-val max_row_sum_error_js(val weights, val n) {
-  return guarded([&] { return val(max_row_sum_error(to_matrix(weights, to_count(n, "n"), "weights"))); });
+val max_row_sum_error_js(const val& weights, const val& n) {
+  return val(max_row_sum_error(to_matrix(weights, to_count(n, "n"), "weights")));
 }
 
-val underflow_report_js(val query, val keys, val d, val bandwidth) {
-  return guarded([&] {
-    const std::size_t features = to_dimension(d, "d");
-    const auto report = underflow_report(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys"),
-                                         to_number(bandwidth, "bandwidth"));
-    val out = val::object();
-    out.set("logScores", to_float64_array(report.log_scores));
-    out.set("kernelValues", to_float64_array(report.kernel_values));
-    out.set("naiveDenominator", report.naive_denominator);
-    out.set("naiveWeights", to_float64_array(report.naive_weights));
-    out.set("naiveAllFinite", report.naive_all_finite);
-    out.set("stableWeights", to_float64_array(report.stable_weights));
-    out.set("stableSum", report.stable_sum);
-    out.set("nearestIndex", static_cast<double>(report.nearest_index));
-    out.set("maxAbsDifference", report.max_abs_difference ? val(*report.max_abs_difference) : val::null());
-    return out;
-  });
+val underflow_report_js(const val& query, const val& keys, const val& d, const val& bandwidth) {
+  const std::size_t features = to_dimension(d, "d");
+  const auto report = underflow_report(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys"),
+                                       to_number(bandwidth, "bandwidth"));
+  val out = val::object();
+  set(out, "logScores", to_float64_array(report.log_scores));
+  set(out, "kernelValues", to_float64_array(report.kernel_values));
+  set(out, "naiveDenominator", report.naive_denominator);
+  set(out, "naiveWeights", to_float64_array(report.naive_weights));
+  set(out, "naiveAllFinite", report.naive_all_finite);
+  set(out, "stableWeights", to_float64_array(report.stable_weights));
+  set(out, "stableSum", report.stable_sum);
+  set(out, "nearestIndex", static_cast<double>(report.nearest_index));
+  set(out, "maxAbsDifference", report.max_abs_difference ? val(*report.max_abs_difference) : val::null());
+  return out;
 }
 
 val kernel_names_js() {
@@ -124,12 +108,12 @@ val kernel_names_js() {
 
 val limits_js() {
   val out = val::object();
-  out.set("maxCells", static_cast<double>(Limits::max_cells));
-  out.set("maxRows", static_cast<double>(Limits::max_rows));
-  out.set("maxDimension", static_cast<double>(Limits::max_dimension));
-  out.set("maxWorlds", static_cast<double>(Limits::max_worlds));
-  out.set("maxDraws", static_cast<double>(Limits::max_draws));
-  out.set("maxBandwidths", static_cast<double>(Limits::max_bandwidths));
+  set(out, "maxCells", static_cast<double>(Limits::max_cells));
+  set(out, "maxRows", static_cast<double>(Limits::max_rows));
+  set(out, "maxDimension", static_cast<double>(Limits::max_dimension));
+  set(out, "maxWorlds", static_cast<double>(Limits::max_worlds));
+  set(out, "maxDraws", static_cast<double>(Limits::max_draws));
+  set(out, "maxBandwidths", static_cast<double>(Limits::max_bandwidths));
   return out;
 }
 

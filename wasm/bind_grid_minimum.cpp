@@ -5,15 +5,13 @@
 namespace kernel_lens::wasm {
 namespace {
 
-val grid_minimum_js(val bandwidths, val risks) {
-  return guarded([&] {
-    const GridMinimum minimum = grid_minimum(to_vector(bandwidths, "bandwidths"), to_eigen_vector(risks, "risks"));
-    val out = val::object();
-    out.set("index", static_cast<double>(minimum.index));
-    out.set("bandwidth", minimum.bandwidth);
-    out.set("risk", minimum.risk);
-    return out;
-  });
+val grid_minimum_js(const val& bandwidths, const val& risks) {
+  const GridMinimum minimum = grid_minimum(to_vector(bandwidths, "bandwidths"), to_eigen_vector(risks, "risks"));
+  val out = val::object();
+  set(out, "index", static_cast<double>(minimum.index));
+  set(out, "bandwidth", minimum.bandwidth);
+  set(out, "risk", minimum.risk);
+  return out;
 }
 
 }  // namespace

@@ -5,16 +5,12 @@
 namespace kernel_lens::wasm {
 namespace {
 
-val interp_js(val x, val xp, val fp) {
-  return guarded([&] {
-    return to_float64_array(interp(to_eigen_vector(x, "x"), to_eigen_vector(xp, "xp"), to_eigen_vector(fp, "fp")));
-  });
+val interp_js(const val& x, const val& xp, const val& fp) {
+  return to_float64_array(interp(to_eigen_vector(x, "x"), to_eigen_vector(xp, "xp"), to_eigen_vector(fp, "fp")));
 }
 
-val sorted_key_position_js(val queries, val keys) {
-  return guarded([&] {
-    return to_float64_array(sorted_key_position(to_eigen_vector(queries, "queries"), to_eigen_vector(keys, "keys")));
-  });
+val sorted_key_position_js(const val& queries, const val& keys) {
+  return to_float64_array(sorted_key_position(to_eigen_vector(queries, "queries"), to_eigen_vector(keys, "keys")));
 }
 
 }  // namespace

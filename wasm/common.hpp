@@ -1,11 +1,12 @@
 #pragma once
 // Conversions shared by the binding files: whole typed arrays in, copied typed arrays out,
-// C++ exceptions rethrown as JavaScript errors. No math lives here.
+// C++ exceptions rethrown as JavaScript errors. No math lives here. The helpers are defined once
+// in common.cpp, so every binding calls the same copy instead of inlining its own.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cmath>
-#include <cstdio>
+#include <array>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,181 +19,139 @@ namespace kernel_lens::wasm {
 
 using emscripten::val;
 
-/// A wrong argument type; guarded() turns it into a JavaScript TypeError.
+/// A wrong argument type; it reaches JavaScript as a TypeError (any other failure as a RangeError).
 class ArgumentTypeError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
 
-/// A JavaScript error on its way out, carried as a C++ exception so that every frame between the
-/// failure and the JavaScript boundary unwinds (releasing its val handles and heap memory) before
-/// at_boundary() throws it. A JS throw from deeper down would skip those destructors.
-struct JsErrorInFlight {
-  const char* type;  ///< "TypeError" or "RangeError" (a string literal)
-  std::string message;
-};
+/// Keeps a copy of the failure's message for throw_remembered(); returns its JavaScript type,
+/// "TypeError" for an ArgumentTypeError and "RangeError" otherwise.
+const char* remember_error(const std::exception& error);
 
-/// `throw new globalThis[type](message)` in JavaScript (defined with EM_JS in bind_data.cpp).
-extern "C" void kernel_lens_throw_error(const char* type, const char* message);
+/// `throw new globalThis[type](message)` in JavaScript with the remembered message.
+[[noreturn]] void throw_remembered(const char* type);
 
-/// Runs f() at a JavaScript entry point: a JsErrorInFlight becomes the JS error it names, thrown
-/// when no C++ object is left alive in this frame (the message waits in a static buffer).
+/// Runs f() at a JavaScript entry point. A std::exception becomes the JavaScript error named by
+/// remember_error(), thrown once the exception is destroyed and no C++ object of the call is left
+/// alive (a JavaScript throw from deeper down would skip their destructors).
 template <class F>
 auto at_boundary(F&& f) -> decltype(f()) {
-  static char message[2048];
-  const char* type = "Error";
+  const char* type = nullptr;
   try {
     return f();
-  } catch (const JsErrorInFlight& error) {
-    type = error.type;
-    std::snprintf(message, sizeof message, "%s", error.message.c_str());
+  } catch (const std::exception& error) {
+    type = remember_error(error);
   }
-  kernel_lens_throw_error(type, message);
-  __builtin_unreachable();
-}
-
-[[noreturn]] inline void throw_js(const char* type, const std::string& message) {
-  throw JsErrorInFlight{type, message};
-}
-
-/// Runs f(); ArgumentTypeError becomes a JS TypeError, any other std::exception a RangeError,
-/// thrown by the enclosing at_boundary() (every exported entry point has one).
-template <class F>
-auto guarded(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const JsErrorInFlight&) {
-    throw;
-  } catch (const ArgumentTypeError& e) {
-    throw JsErrorInFlight{"TypeError", e.what()};
-  } catch (const std::exception& e) {
-    throw JsErrorInFlight{"RangeError", e.what()};
-  }
+  throw_remembered(type);
 }
 
 /// True for any JS array or typed array.
-inline bool is_array_like(const val& v) {
-  return v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v);
-}
-
-inline void check_array_like(const val& v, const char* name) {
-  if (v.isUndefined() || v.isNull() || !is_array_like(v) || v.instanceof(val::global("DataView")))
-    throw ArgumentTypeError(std::string(name) + " must be an array or a typed array of numbers");
-}
-
+bool is_array_like(const val& v);
+/// TypeError unless `v` is an array or a typed array (a DataView is neither).
+void check_array_like(const val& v, const char* name);
 /// One bulk copy of a JS numeric array into a std::vector<double>; TypeError when `v` is no array.
-inline std::vector<double> to_vector(const val& v, const char* name) {
-  check_array_like(v, name);
-  return emscripten::convertJSArrayToNumberVector<double>(v);
-}
-
+std::vector<double> to_vector(const val& v, const char* name);
 /// A JS numeric array as an Eigen vector, one bulk copy.
-inline Vector to_eigen_vector(const val& v, const char* name) {
-  check_array_like(v, name);
-  Vector out(v["length"].as<Eigen::Index>());
-  if (out.size() > 0) val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", v);
-  return out;
-}
-
-/// A positive integer argument (dimension, count); TypeError/RangeError otherwise.
-inline std::size_t to_count(const val& v, const char* name, double min_value = 1) {
-  if (!v.isNumber()) throw ArgumentTypeError(std::string(name) + " must be a number");
-  const double x = v.as<double>();
-  if (!std::isfinite(x) || x != std::floor(x) || x < min_value)
-    throw std::invalid_argument(std::string(name) + " must be an integer >= " + format_number(min_value) +
-                                ", got " + format_number(x));
-  return static_cast<std::size_t>(x);
-}
-
+Vector to_eigen_vector(const val& v, const char* name);
+/// An integer argument >= min_value (dimension, count); TypeError/RangeError otherwise.
+std::size_t to_count(const val& v, const char* name, double min_value = 1);
 /// A feature or value dimension: an integer in [1, Limits::max_dimension].
-inline std::size_t to_dimension(const val& v, const char* name) {
-  const std::size_t dimension = to_count(v, name);
-  if (dimension > Limits::max_dimension)
-    throw std::length_error(std::string(name) + " is " + std::to_string(dimension) + "; the limit is " +
-                            std::to_string(Limits::max_dimension));
-  return dimension;
-}
-
+std::size_t to_dimension(const val& v, const char* name);
 /// A number argument (finiteness is the core's check, so NaN reaches it and gets its message).
-inline double to_number(const val& v, const char* name) {
-  if (!v.isNumber()) throw ArgumentTypeError(std::string(name) + " must be a number");
-  return v.as<double>();
-}
-
+double to_number(const val& v, const char* name);
 /// An optional string argument: `fallback` when undefined, TypeError when not a string.
-inline std::string to_optional_string(const val& v, const char* name, const char* fallback) {
-  if (v.isUndefined()) return fallback;
-  if (!v.isString()) throw ArgumentTypeError(std::string(name) + " must be a string");
-  return v.as<std::string>();
-}
-
+std::string to_optional_string(const val& v, const char* name, const char* fallback);
 /// Row-major (rows x cols) matrix from a flat array whose length must be a multiple of cols;
 /// one bulk copy straight into the matrix.
-inline RowMatrix to_matrix(const val& v, std::size_t cols, const char* name) {
-  check_array_like(v, name);
-  const auto length = v["length"].as<std::size_t>();
-  if (length % cols != 0)
-    throw std::invalid_argument(std::string(name) + " has length " + std::to_string(length) +
-                                ", which is not a multiple of its row width " + std::to_string(cols));
-  RowMatrix m(static_cast<Eigen::Index>(length / cols), static_cast<Eigen::Index>(cols));
-  if (length > 0) val(emscripten::typed_memory_view(length, m.data())).call<void>("set", v);
-  return m;
-}
+RowMatrix to_matrix(const val& v, std::size_t cols, const char* name);
 
 /// A copied Float64Array (a bare memory view would go stale when wasm memory grows).
-inline val to_float64_array(const double* data, std::size_t count) {
-  return val(emscripten::typed_memory_view(count, data)).call<val>("slice");
+val to_float64_array(const double* data, std::size_t count);
+/// The same for a plain matrix, vector or std::vector, in its storage order.
+template <class Plain>
+val to_float64_array(const Plain& m) {
+  return to_float64_array(m.data(), static_cast<std::size_t>(m.size()));
 }
-template <class Derived>
-inline val to_float64_array(const Eigen::DenseBase<Derived>& m) {
-  const auto& e = m.derived().eval();
-  return to_float64_array(e.data(), static_cast<std::size_t>(e.size()));
-}
-inline val to_float64_array(const std::vector<double>& v) { return to_float64_array(v.data(), v.size()); }
+/// A JS array of strings.
+val string_array(const std::vector<std::string>& items);
+
+/// object[key] = value.
+void set(val& object, const char* key, const val& value);
+void set(val& object, const char* key, double value);
+void set(val& object, const char* key, bool value);
+
+/// The arguments of one call, padded with undefined up to the binding's arity.
+using Arguments = const val* const*;
+/// Every binding behind one signature: `self` is the bound object of a method, else null.
+using Entry = val (*)(void* self, Arguments arguments);
+/// The longest parameter list a binding may have.
+constexpr std::size_t max_arity = 8;
+
+/// entry(self, the `count` given arguments padded with undefined up to `arity`), at the JavaScript
+/// boundary; more than `arity` arguments is a TypeError.
+val call_entry(Entry entry, void* self, Arguments given, std::size_t count, std::size_t arity);
 
 template <std::size_t>
 using ValArgument = val;
 
-template <auto Function, class Given, class Missing>
-struct PaddedCall;
-template <auto Function, std::size_t... G, std::size_t... M>
-struct PaddedCall<Function, std::index_sequence<G...>, std::index_sequence<M...>> {
+/// `Function(arguments[0], ..., arguments[Arity - 1])` behind the uniform Entry signature; a
+/// method's function takes the bound object first.
+template <auto Function, class Self, class Indices>
+struct Spread;
+template <auto Function, std::size_t... I>
+struct Spread<Function, void, std::index_sequence<I...>> {
+  static val call(void*, Arguments arguments) { return Function(*arguments[I]...); }
+};
+template <auto Function, class Self, std::size_t... I>
+struct Spread<Function, Self, std::index_sequence<I...>> {
+  static val call(void* self, Arguments arguments) { return Function(*static_cast<Self*>(self), *arguments[I]...); }
+};
+
+/// The function embind calls for one call length: it only collects the argument addresses.
+template <Entry E, std::size_t Arity, class Given>
+struct Thunk;
+template <Entry E, std::size_t Arity, std::size_t... G>
+struct Thunk<E, Arity, std::index_sequence<G...>> {
   static val call(ValArgument<G>... given) {
-    return at_boundary([&] { return Function(std::move(given)..., ((void)M, val::undefined())...); });
+    const val* arguments[] = {&given..., nullptr};
+    return call_entry(E, nullptr, arguments, sizeof...(G), Arity);
+  }
+  template <class Self>
+  static val call_method(Self& self, ValArgument<G>... given) {
+    const val* arguments[] = {&given..., nullptr};
+    return call_entry(E, &self, arguments, sizeof...(G), Arity);
   }
 };
 
-/// A call with more arguments than the function takes: a TypeError, not an embind arity error.
-template <std::size_t Arity, class Given>
-struct TooManyArguments;
-template <std::size_t Arity, std::size_t... G>
-struct TooManyArguments<Arity, std::index_sequence<G...>> {
-  static val call(ValArgument<G>...) {
-    return at_boundary([] {
-      return guarded([]() -> val {
-        throw ArgumentTypeError("expected at most " + std::to_string(Arity) + " arguments, got " +
-                                std::to_string(sizeof...(G)));
-      });
-    });
-  }
-};
-
-template <std::size_t Arity, auto Function, std::size_t... Given>
-void bind_every_arity(const char* name, std::index_sequence<Given...>) {
-  (emscripten::function(
-       name, &PaddedCall<Function, std::make_index_sequence<Given>, std::make_index_sequence<Arity - Given>>::call),
-   ...);
-  emscripten::function(name, &TooManyArguments<Arity, std::make_index_sequence<Arity + 1>>::call);
-  emscripten::function(name, &TooManyArguments<Arity, std::make_index_sequence<Arity + 2>>::call);
+template <Entry E, std::size_t Arity, std::size_t... Count>
+void bind_every_count(const char* name, std::index_sequence<Count...>) {
+  (emscripten::function(name, &Thunk<E, Arity, std::make_index_sequence<Count>>::call), ...);
 }
 
-/// Registers `Function` (Arity parameters, all `val`) for every call length 0..Arity: missing
-/// trailing arguments arrive as undefined, so optional arguments take their defaults and missing
-/// required ones get the function's own TypeError instead of an embind arity error. One or two
-/// extra arguments throw a TypeError too.
+/// Registers `Function` (Arity parameters, all `const val&`) for every call length 0..Arity + 2:
+/// missing trailing arguments arrive as undefined, so optional arguments take their defaults and
+/// missing required ones get the function's own TypeError instead of an embind arity error; one
+/// or two extra arguments are a TypeError too.
 template <std::size_t Arity, auto Function>
 void function_with_optional_arguments(const char* name) {
-  bind_every_arity<Arity, Function>(name, std::make_index_sequence<Arity + 1>{});
+  static_assert(Arity <= max_arity);
+  bind_every_count<&Spread<Function, void, std::make_index_sequence<Arity>>::call, Arity>(
+      name, std::make_index_sequence<Arity + 3>{});
+}
+
+template <Entry E, std::size_t Arity, class Self, std::size_t... Count>
+void bind_every_method_count(emscripten::class_<Self>& cls, const char* name, std::index_sequence<Count...>) {
+  (cls.function(name, &Thunk<E, Arity, std::make_index_sequence<Count>>::template call_method<Self>), ...);
+}
+
+/// The same for a method: `Function(Self&, const val&...)` with Arity value parameters, for every
+/// call length 0..Arity.
+template <std::size_t Arity, auto Function, class Self>
+void method_with_optional_arguments(emscripten::class_<Self>& cls, const char* name) {
+  static_assert(Arity <= max_arity);
+  bind_every_method_count<&Spread<Function, Self, std::make_index_sequence<Arity>>::call, Arity>(
+      cls, name, std::make_index_sequence<Arity + 1>{});
 }
 
 }  // namespace kernel_lens::wasm

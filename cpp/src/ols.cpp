@@ -1,9 +1,10 @@
 #include "kernel_lens/ols.hpp"
 
-#include <Eigen/QR>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kernel_lens/limits.hpp"
 
@@ -16,7 +17,9 @@ constexpr double kRankTolerance = 1e-10;
 
 /// \f$ \lambda \f$ is unchanged by an invertible affine map of the features (the intercept keeps
 /// the column space), so keys and queries are standardised first: \f$ z = (x - \mu)/\sigma \f$.
-/// Then \f$ \tilde Z P = QR \f$ and \f$ \Lambda^\top = Q R^{-\top} P^\top \tilde z \f$.
+/// Then \f$ \tilde Z P = QR \f$ by Householder reflections with column pivoting, and
+/// \f$ \lambda = Q R^{-\top} P^\top \tilde z \f$. The design is n x (d + 1) with d <= 64, so plain
+/// loops over its columns do the work.
 class HatWeights {
  public:
   explicit HatWeights(const MatrixRef& keys) {
@@ -33,13 +36,12 @@ class HatWeights {
       if (!(scale_(c) > 0.0))
         throw std::domain_error("keys column " + std::to_string(c) +
                                 " is constant; the design matrix with its intercept is rank-deficient");
-    Eigen::MatrixXd design(n, d + 1);
-    design.col(0).setOnes();
-    design.rightCols(d) = standardize(keys);
-    qr_.setThreshold(kRankTolerance);
-    qr_.compute(design);
-    if (qr_.rank() < d + 1)
-      throw std::domain_error("the design matrix with its intercept has rank " + std::to_string(qr_.rank()) +
+    qr_.resize(n, d + 1);
+    qr_.col(0).setOnes();
+    for (Eigen::Index r = 0; r < n; ++r) qr_.row(r).tail(d) = standardized(keys.row(r));
+    const Eigen::Index rank = factorize();
+    if (rank < d + 1)
+      throw std::domain_error("the design matrix with its intercept has rank " + std::to_string(rank) +
                               " < d + 1 = " + std::to_string(d + 1) +
                               "; the keys are duplicated or collinear (rank-deficient)");
   }
@@ -48,31 +50,93 @@ class HatWeights {
   RowMatrix operator()(const MatrixRef& queries) const {
     const Eigen::Index n = qr_.rows();
     const Eigen::Index k = qr_.cols();
-    Eigen::MatrixXd query_design(k, queries.rows());
-    query_design.row(0).setOnes();
-    query_design.bottomRows(k - 1) = standardize(queries).transpose();
-    Eigen::MatrixXd padded = Eigen::MatrixXd::Zero(n, queries.rows());
-    padded.topRows(k) = qr_.matrixR()
-                            .topLeftCorner(k, k)
-                            .triangularView<Eigen::Upper>()
-                            .transpose()
-                            .solve(qr_.colsPermutation().transpose() * query_design);
-    padded.applyOnTheLeft(qr_.householderQ());
-    for (Eigen::Index r = 0; r < padded.cols(); ++r)
-      if (!padded.col(r).allFinite())
+    RowMatrix weights(queries.rows(), n);
+    Vector design(k);
+    Vector lambda(n);
+    for (Eigen::Index r = 0; r < queries.rows(); ++r) {
+      design(0) = 1.0;
+      design.tail(k - 1) = standardized(queries.row(r)).transpose();
+      /// R^T y = P^T z~ by forward substitution, y stored in lambda's head.
+      for (Eigen::Index j = 0; j < k; ++j) {
+        double sum = design(permutation_[static_cast<std::size_t>(j)]);
+        for (Eigen::Index i = 0; i < j; ++i) sum -= qr_(i, j) * lambda(i);
+        lambda(j) = sum / diagonal_(j);
+      }
+      lambda.tail(n - k).setZero();
+      /// lambda = H_0 ... H_{k-1} [y; 0].
+      for (Eigen::Index j = k - 1; j >= 0; --j) reflect(j, lambda.data());
+      if (!lambda.allFinite())
         throw std::domain_error("OLS weights of query row " + std::to_string(r) +
                                 " overflow double precision; the query lies too far from the keys");
-    return padded.transpose();
+      weights.row(r) = lambda.transpose();
+    }
+    return weights;
   }
 
  private:
-  Eigen::MatrixXd standardize(const MatrixRef& points) const {
-    return ((points.rowwise() - mean_).array().rowwise() / scale_.array()).matrix();
+  Eigen::RowVectorXd standardized(const RowVectorRef& point) const {
+    return (point - mean_).cwiseQuotient(scale_);
+  }
+
+  /// x <- H_j x with H_j = I - tau_j v_j v_j^T, v_j = (1, qr_(j+1:, j)) acting on x(j:).
+  void reflect(Eigen::Index j, double* x) const {
+    const Eigen::Index n = qr_.rows();
+    const double* v = qr_.col(j).data();
+    double dot = x[j];
+    for (Eigen::Index i = j + 1; i < n; ++i) dot += v[i] * x[i];
+    dot *= tau_(j);
+    x[j] -= dot;
+    for (Eigen::Index i = j + 1; i < n; ++i) x[i] -= dot * v[i];
+  }
+
+  /// Householder QR with column pivoting in place: R above the diagonal of qr_ (its diagonal in
+  /// diagonal_), the reflectors' tails below it. Returns the rank, the number of |R_jj| above
+  /// kRankTolerance times the largest.
+  Eigen::Index factorize() {
+    const Eigen::Index n = qr_.rows();
+    const Eigen::Index k = qr_.cols();
+    permutation_.resize(static_cast<std::size_t>(k));
+    for (Eigen::Index j = 0; j < k; ++j) permutation_[static_cast<std::size_t>(j)] = j;
+    diagonal_.resize(k);
+    tau_.resize(k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      Eigen::Index pivot = j;
+      double pivot_norm = -1.0;
+      for (Eigen::Index c = j; c < k; ++c) {
+        const double norm = qr_.col(c).tail(n - j).squaredNorm();
+        if (norm > pivot_norm) {
+          pivot = c;
+          pivot_norm = norm;
+        }
+      }
+      qr_.col(j).swap(qr_.col(pivot));
+      std::swap(permutation_[static_cast<std::size_t>(j)], permutation_[static_cast<std::size_t>(pivot)]);
+      /// H x = beta e_1 for x = qr_(j:, j): beta = -sign(x_0) ||x||, v = x / (x_0 - beta), tau = (beta - x_0) / beta.
+      double* x = qr_.col(j).data();
+      const double tail = qr_.col(j).tail(n - j - 1).squaredNorm();
+      if (tail == 0.0) {
+        tau_(j) = 0.0;
+        diagonal_(j) = x[j];
+      } else {
+        const double beta = x[j] >= 0.0 ? -std::sqrt(x[j] * x[j] + tail) : std::sqrt(x[j] * x[j] + tail);
+        const double scale = 1.0 / (x[j] - beta);
+        for (Eigen::Index i = j + 1; i < n; ++i) x[i] *= scale;
+        tau_(j) = (beta - x[j]) / beta;
+        diagonal_(j) = beta;
+      }
+      x[j] = diagonal_(j);
+      for (Eigen::Index c = j + 1; c < k; ++c) reflect(j, qr_.col(c).data());
+    }
+    const double largest = diagonal_.cwiseAbs().maxCoeff();
+    return (diagonal_.array().abs() > kRankTolerance * largest).count();
   }
 
   Eigen::RowVectorXd mean_;
   Eigen::RowVectorXd scale_;
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_;
+  Eigen::MatrixXd qr_;
+  Vector diagonal_;
+  Vector tau_;
+  std::vector<Eigen::Index> permutation_;
 };
 
 void check_queries(const MatrixRef& keys, const MatrixRef& queries) {
