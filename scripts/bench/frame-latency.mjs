@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Input-to-painted-frame latency of the bandwidth sliders in Chromium: p50 / p95 per figure.
-// Each animation frame moves a bandwidth slider one step and dispatches its `input` event (as a
-// drag does: Chromium delivers pointer input at the start of a frame). For each input we report
-// when the core's answer reached the page ("result") and the first painted frame whose charts
-// show data requested at or after it ("painted"); pages opened with `kl-timing` leave the
-// `kernel-lens:result` / `kernel-lens:frame` marks (see web/src/core/timing.ts).
-// Builds the site first (into $KERNEL_LENS_DIST when set) unless KERNEL_LENS_BENCH_NO_BUILD is set. Goal: p95 < 16 ms.
+// A slider moves one step per input and dispatches its `input` event (as a drag does: Chromium
+// delivers pointer input at the start of a frame). For each input we report when the core's
+// answer reached the page ("result") and the first painted frame whose charts show data
+// requested at or after it ("painted"); pages opened with `kl-timing` leave the
+// `kernel-lens:result` / `kernel-lens:frame` marks (see web/src/core/timing.ts). Every figure is
+// measured under two frame clocks (see MODES) beside a floor: the least any figure whose numbers
+// come from a worker can do. Goal: p95 < 16 ms.
+// Builds the site first (into $KERNEL_LENS_DIST when set) unless KERNEL_LENS_BENCH_NO_BUILD is
+// set; KERNEL_LENS_BENCH_INPUTS sets the inputs per figure (300), KERNEL_LENS_BENCH_ONLY picks
+// figures by name.
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -68,7 +72,7 @@ if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) {
 }
 
 /// Runs in the page: drives the slider for `count` frames and returns the latencies in ms.
-async function drive({ label, count }) {
+async function drive({ label, count, interval }) {
   const slider = Array.from(document.querySelectorAll('input[type=range]')).find(
     (input) => input.getAttribute('aria-label') === label,
   );
@@ -89,8 +93,9 @@ async function drive({ label, count }) {
       const event = new Event('input', { bubbles: true });
       inputs.push(event.timeStamp);
       slider.dispatchEvent(event);
-      if (++frames < count) requestAnimationFrame(step);
-      else setTimeout(done, 500);
+      if (++frames >= count) setTimeout(done, 500);
+      else if (interval) setTimeout(step, interval);
+      else requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
   });
@@ -117,54 +122,85 @@ function percentile(sorted, p) {
   return sorted[Math.max(0, index)];
 }
 
-const site = await openSite();
-const rows = [];
-try {
-  for (const scenario of SCENARIOS.filter((candidate) => candidate.name.includes(ONLY))) {
-    const path = `${scenario.path}${scenario.path.includes('?') ? '&' : '?'}kl-timing`;
-    const { page, errors } = await site.newPage(path, { viewport: { width: 1280, height: 900 } });
-    if (scenario.setup) {
-      await page.waitForLoadState('load');
-      await page.evaluate(scenario.setup);
+/// The two clocks the figures are measured under: Chromium's 60 Hz frame clock (an input at the
+/// start of a frame can show, at the earliest, in the next frame: the floor row shows that
+/// bound), and an unthrottled one (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is
+/// drawn as soon as there is something new to draw), with inputs every 16.7 ms, which measures
+/// the figures' own work from input to painted pixels.
+const MODES = [
+  { title: '60 Hz frame clock, one input per frame', args: [], interval: 0 },
+  { title: 'unthrottled frames, one input every 16.7 ms', args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'], interval: 1000 / 60 },
+];
+
+async function measure(mode) {
+  const site = await openSite({ extraArgs: mode.args });
+  const rows = [];
+  try {
+    for (const scenario of SCENARIOS.filter((candidate) => candidate.name.includes(ONLY))) {
+      const path = `${scenario.path}${scenario.path.includes('?') ? '&' : '?'}kl-timing`;
+      const { page, errors } = await site.newPage(path, { viewport: { width: 1280, height: 900 } });
+      if (scenario.setup) {
+        await page.waitForLoadState('load');
+        await page.evaluate(scenario.setup);
+      }
+      await page.waitForFunction(
+        (selector) => {
+          const element = document.querySelector(selector);
+          return element?.hasAttribute('data-ready') || /\d/.test(element?.textContent ?? '');
+        },
+        scenario.ready,
+        { timeout: 30000 },
+      );
+      await page.waitForTimeout(300);
+      const { latencies, ready, unanswered } = await page.evaluate(drive, {
+        label: scenario.slider,
+        count: INPUTS,
+        interval: mode.interval,
+      });
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const sortedReady = [...ready].sort((a, b) => a - b);
+      rows.push({
+        figure: scenario.name,
+        inputs: INPUTS,
+        ready50: percentile(sortedReady, 50),
+        ready95: percentile(sortedReady, 95),
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        max: sorted.at(-1) ?? Number.NaN,
+        unanswered,
+        errors: errors.length,
+      });
+      await page.close();
     }
-    await page.waitForFunction((selector) => {
-      const element = document.querySelector(selector);
-      return element?.hasAttribute('data-ready') || /\d/.test(element?.textContent ?? '');
-    }, scenario.ready, {
-      timeout: 30000,
-    });
-    await page.waitForTimeout(300);
-    const { latencies, ready, unanswered } = await page.evaluate(drive, { label: scenario.slider, count: INPUTS });
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const sortedReady = [...ready].sort((a, b) => a - b);
-    rows.push({
-      figure: scenario.name,
-      inputs: INPUTS,
-      ready50: percentile(sortedReady, 50),
-      ready95: percentile(sortedReady, 95),
-      p50: percentile(sorted, 50),
-      p95: percentile(sorted, 95),
-      max: sorted.at(-1) ?? Number.NaN,
-      unanswered,
-      errors: errors.length,
-    });
+  } finally {
+    await site.close();
   }
-} finally {
-  await site.close();
+  return rows;
 }
 
-console.log('Frame latency: bandwidth slider input → painted frame (Chromium, headless)');
-console.log('                                      result (ms)      painted (ms)');
-console.log('figure                        inputs    p50    p95     p50    p95    max  no frame');
 const ms = (x, width) => x.toFixed(1).padStart(width);
-for (const row of rows) {
-  console.log(
-    `${row.figure.padEnd(30)}${String(row.inputs).padStart(6)}${ms(row.ready50, 7)}${ms(row.ready95, 7)}` +
-      `${ms(row.p50, 8)}${ms(row.p95, 7)}${ms(row.max, 7)}${String(row.unanswered).padStart(10)}` +
-      `${row.errors ? `  (${row.errors} console errors)` : ''}`,
+console.log('Frame latency: bandwidth slider input → painted frame (Chromium, headless)');
+const summaries = [];
+for (const mode of MODES) {
+  const rows = await measure(mode);
+  console.log(`\n${mode.title}`);
+  console.log('                                      result (ms)      painted (ms)');
+  console.log('figure                        inputs    p50    p95     p50    p95    max  no frame');
+  for (const row of rows) {
+    console.log(
+      `${row.figure.padEnd(30)}${String(row.inputs).padStart(6)}${ms(row.ready50, 7)}${ms(row.ready95, 7)}` +
+        `${ms(row.p50, 8)}${ms(row.p95, 7)}${ms(row.max, 7)}${String(row.unanswered).padStart(10)}` +
+        `${row.errors ? `  (${row.errors} console errors)` : ''}`,
+    );
+  }
+  const figures = rows.filter((row) => !row.figure.startsWith('floor'));
+  const floor = rows.find((row) => row.figure.startsWith('floor'));
+  const worst = figures.length ? Math.max(...figures.map((row) => row.p95)) : Number.NaN;
+  summaries.push(
+    `${mode.title}: worst painted p95 ${worst.toFixed(1)} ms` +
+      (floor ? ` (floor p95 ${floor.p95.toFixed(1)} ms, so ${(worst - floor.p95).toFixed(1)} ms above it)` : '') +
+      `; goal p95 < 16 ms ${worst < 16 ? 'met' : 'not met'}`,
   );
 }
-console.log(`machine load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-const figures = rows.filter((row) => !row.figure.startsWith('floor'));
-const worst = figures.length ? Math.max(...figures.map((row) => row.p95)) : Number.NaN;
-console.log(`goal p95 < 16 ms: ${worst < 16 ? 'met' : 'not met'} (worst p95 ${worst.toFixed(1)} ms)`);
+console.log(`\nmachine load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+for (const line of summaries) console.log(line);

@@ -13,7 +13,7 @@ export const distDir = process.env.KERNEL_LENS_DIST
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /// Debian's Chromium flags for every test and benchmark; $KERNEL_LENS_EXTRA_ARGS (space-separated)
-/// adds more, e.g. `--disable-frame-rate-limit` to run the latency benchmark without vsync.
+/// adds more to every run, `openSite({ extraArgs })` to one.
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -28,12 +28,12 @@ export const CHROMIUM_ARGS = [
 /// Starts the server and the browser once per test file: { url, browser, newPage, close }.
 /// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
 /// collects console errors and uncaught exceptions.
-export async function openSite({ headers, viewport = { width: 1100, height: 900 }, colorScheme = 'light' } = {}) {
+export async function openSite({ headers, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
   if (!existsSync(`${distDir}index.html`)) {
     throw new Error('dist/ is missing: run `npm run build:web` first');
   }
   const server = await startServer({ root: distDir, headers });
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
   const contexts = [];
   async function newPage(path, options = {}) {
     const context = await browser.newContext({

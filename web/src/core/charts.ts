@@ -212,7 +212,8 @@ export function starImage(color: string, radius: number): HTMLCanvasElement {
 
 const scheduled = new Map<Chart, Array<() => void>>();
 let flushQueued = false;
-/// Charts were drawn since the current animation frame began: further draws wait for the next.
+/// Charts were drawn between two animation frames (after the last rendering): further draws in
+/// that interval wait for the next frame, so no chart is drawn twice for one rendering.
 let drewThisFrame = false;
 
 /// With timing enabled, marks `kernel-lens:frame` once the browser has rendered what was just
@@ -237,7 +238,8 @@ const FRAME_BUDGET = 12;
 
 function flush(inFrame: boolean): void {
   flushQueued = false;
-  if (!drewThisFrame) {
+  // A draw inside an animation frame is rendered by that frame; one outside waits for the next.
+  if (!inFrame && !drewThisFrame) {
     drewThisFrame = true;
     requestAnimationFrame(() => {
       drewThisFrame = false;
