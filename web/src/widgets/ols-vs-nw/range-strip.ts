@@ -11,7 +11,7 @@ export interface StripFrame {
 export class RangeStrip {
   readonly element: HTMLDivElement;
   private readonly band: HTMLDivElement;
-  private readonly markers = new Map<string, HTMLDivElement>();
+  private readonly markers = new Map<string, { marker: HTMLDivElement; text: HTMLSpanElement }>();
   private readonly ticks: HTMLDivElement;
 
   constructor() {
@@ -41,17 +41,22 @@ export class RangeStrip {
       }),
     );
     for (const { label, value } of frame.predictions) {
-      let marker = this.markers.get(label);
-      if (!marker) {
-        marker = document.createElement('div');
+      let entry = this.markers.get(label);
+      if (!entry) {
+        const marker = document.createElement('div');
         marker.className = `kl-strip__marker kl-strip__marker--${label.toLowerCase()}`;
+        // The label sits on the page's surface colour, so the band's edge never strikes through it.
+        const text = document.createElement('span');
+        text.className = 'kl-strip__label';
+        marker.append(text);
         this.element.append(marker);
-        this.markers.set(label, marker);
+        entry = { marker, text };
+        this.markers.set(label, entry);
       }
       const outside = value < frame.low || value > frame.high;
-      marker.classList.toggle('kl-strip__marker--outside', outside);
-      marker.style.left = `${at(value)}%`;
-      marker.textContent = `${label} ${fixed(value, 4)}`;
+      entry.marker.classList.toggle('kl-strip__marker--outside', outside);
+      entry.marker.style.left = `${at(value)}%`;
+      entry.text.textContent = `${label} ${fixed(value, 4)}`;
     }
   }
 }
