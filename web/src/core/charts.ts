@@ -18,6 +18,7 @@ import {
   type Plugin,
 } from 'chart.js';
 import { sharedBridge } from './bridge';
+import { fixed } from './format';
 import { markTiming, timingEnabled } from './timing';
 
 Chart.register(
@@ -156,6 +157,52 @@ export function barPoints(values: ArrayLike<number>): number[] {
   return Array.from(values, (y, x) => ({ x, y })) as unknown as number[];
 }
 
+/// Options of a weight bar chart: y from 0 to `max` with ticks every `step` up to 1.
+export interface WeightBarOptions {
+  labels?: string[];
+  datasets?: ChartConfiguration<'bar'>['data']['datasets'];
+  /// A legend below the chart (several datasets side by side).
+  legend?: boolean;
+  max?: number;
+  step?: number;
+  title?: string;
+  /// The x axis: its title and how many key ticks it may show.
+  xTitle?: string;
+  xTicks?: number;
+  /// The datasets whose bar values are printed (4 decimals) above the bars: all by default.
+  printed?: readonly number[];
+  plugins?: Plugin<'bar'>[];
+}
+
+/// A bar chart of weights in [0, 1] (the shared look of the lookup, temperature, ties and
+/// underflow figures): fixed y range, ticks hidden above 1, the values printed above the bars.
+export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOptions = {}): Chart<'bar'> {
+  const { labels = [], datasets = [], legend = false, max = 1.05, step = 0.2, title = 'weight', xTitle, xTicks, printed, plugins = [] } = options;
+  const digits = step < 0.1 || Math.round(step * 10) !== step * 10 ? 2 : 1;
+  return createChart<'bar'>(canvas, {
+    type: 'bar',
+    data: { labels, datasets },
+    options: {
+      plugins: legend ? { legend: { display: true, position: 'bottom' } } : {},
+      scales: {
+        x: {
+          type: 'category',
+          ...(xTitle ? { title: { display: true, text: xTitle } } : {}),
+          ...(xTicks ? { ticks: { maxTicksLimit: xTicks, maxRotation: 0 } } : {}),
+        },
+        y: {
+          type: 'linear',
+          min: 0,
+          max,
+          title: { display: true, text: title },
+          ticks: { stepSize: step, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(digits) : '') },
+        },
+      },
+    },
+    plugins: printed?.length === 0 ? plugins : [barValueLabels((w) => fixed(w, 4), printed), ...plugins],
+  });
+}
+
 /// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`.
 export function barValueLabels(format: (value: number) => string, datasets?: readonly number[]): Plugin<'bar'> {
   return {
@@ -174,8 +221,9 @@ export function barValueLabels(format: (value: number) => string, datasets?: rea
           const point = dataset.data[i] as number | { y: number } | null | undefined;
           const value = typeof point === 'number' ? point : point?.y;
           if (typeof value !== 'number' || !Number.isFinite(value)) return;
-          const { x, y, base } = bar.getProps(['x', 'y', 'base'], true) as { x: number; y: number; base: number };
-          const above = y <= base;
+          const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
+          // By the sign of the value: a bar of (nearly) zero height has y and base a rounding apart.
+          const above = value >= 0;
           ctx.textBaseline = above ? 'bottom' : 'top';
           ctx.fillText(format(value), x, above ? y - 3 : y + 3);
         });

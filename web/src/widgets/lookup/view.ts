@@ -2,12 +2,12 @@
 /// connecting lines (left), and the weight bars with their values (right).
 import {
   barPoints,
-  barValueLabels,
   chartCanvas,
   createChart,
   palette,
   scheduleFrame,
   starImage,
+  weightBarChart,
   withAlpha,
   type Chart,
   type Palette,
@@ -94,22 +94,9 @@ export class LookupView {
       },
       plugins: [predictionLabel],
     });
-    this.bars = createChart(right.canvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [{ label: 'weight', data: [], backgroundColor: [] }] },
-      options: {
-        scales: {
-          x: { type: 'category' },
-          y: {
-            type: 'linear',
-            min: 0,
-            max: 1.05,
-            title: { display: true, text: 'normalized weight' },
-            ticks: { stepSize: 0.2, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(1) : '') },
-          },
-        },
-      },
-      plugins: [barValueLabels((w) => fixed(w, 4))],
+    this.bars = weightBarChart(right.canvas, {
+      datasets: [{ label: 'weight', data: [], backgroundColor: [] }],
+      title: 'normalized weight',
     });
   }
 

@@ -1,6 +1,6 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
-import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -66,24 +66,7 @@ export default defineWidget({
     const { box, canvas } = chartCanvas(
       'Weights per key: the normalized kernel weights, softmax of the unscaled scores at temperature τ, and the two limits',
     );
-    const chart = createChart<'bar'>(canvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [] },
-      options: {
-        plugins: { legend: { display: true, position: 'bottom' } },
-        scales: {
-          x: { type: 'category' },
-          y: {
-            type: 'linear',
-            min: 0,
-            max: 1.1,
-            title: { display: true, text: 'weight' },
-            ticks: { stepSize: 0.2, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(1) : '') },
-          },
-        },
-      },
-      plugins: [barValueLabels((w) => fixed(w, 4), [0])],
-    });
+    const chart = weightBarChart(canvas, { legend: true, max: 1.1, printed: [0] });
 
     const readout = document.createElement('p');
     readout.className = 'kl-readout';

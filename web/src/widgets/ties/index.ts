@@ -1,7 +1,7 @@
 /// Exercise 4, live: keys [0, 0, 1] and the query 0. Halving h step by step drives the stable
 /// softmax of the log-scores toward the tie-splitting limit (0.5, 0.5, 0); h ≤ 0 is refused by
 /// the core's bandwidth check.
-import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -62,23 +62,12 @@ export default defineWidget({
     const { box, canvas } = chartCanvas(
       'Weights of the keys 0, 0 and 1 for the query 0 at the current bandwidth, beside the tie-splitting limit (0.5, 0.5, 0)',
     );
-    const chart = createChart<'bar'>(canvas, {
-      type: 'bar',
-      data: { labels: KEYS.map((k, i) => `k${i + 1} = ${fixed(k, 0)}`), datasets: [] },
-      options: {
-        plugins: { legend: { display: true, position: 'bottom' } },
-        scales: {
-          x: { type: 'category' },
-          y: {
-            type: 'linear',
-            min: 0,
-            max: 1.1,
-            title: { display: true, text: 'weight' },
-            ticks: { stepSize: 0.25, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(2) : '') },
-          },
-        },
-      },
-      plugins: [barValueLabels((w) => fixed(w, 4), [0])],
+    const chart = weightBarChart(canvas, {
+      labels: KEYS.map((k, i) => `k${i + 1} = ${fixed(k, 0)}`),
+      legend: true,
+      max: 1.1,
+      step: 0.25,
+      printed: [0],
     });
 
     const readout = document.createElement('p');

@@ -2,7 +2,7 @@
 /// exponentiated Gaussian kernel underflow to 0, so naive normalisation computes 0 ÷ 0; the
 /// log-space softmax of eq. 12.4 stays finite. The log-kernel identity is measured beside it.
 import type { Plugin } from 'chart.js';
-import { barPoints, chartCanvas, createChart, onThemeChange, palette, recolorAxes, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, recolorAxes, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, scientific } from '../../core/format';
 import { subheading } from '../../core/headings';
@@ -61,21 +61,11 @@ function panel(title: string, ...parts: HTMLElement[]): HTMLElement {
 }
 
 function weightChart(canvas: HTMLCanvasElement, color: string, plugins: Plugin<'bar'>[] = []): Chart<'bar'> {
-  return createChart<'bar'>(canvas, {
-    type: 'bar',
-    data: { labels: [], datasets: [{ label: 'weight', data: [], backgroundColor: color, barPercentage: 1, categoryPercentage: 1 }] },
-    options: {
-      scales: {
-        x: { type: 'category', title: { display: true, text: 'key location (sorted)' }, ticks: { maxTicksLimit: 6, maxRotation: 0 } },
-        y: {
-          type: 'linear',
-          min: 0,
-          max: 1.05,
-          title: { display: true, text: 'weight' },
-          ticks: { stepSize: 0.2, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(1) : '') },
-        },
-      },
-    },
+  return weightBarChart(canvas, {
+    datasets: [{ label: 'weight', data: [], backgroundColor: color, barPercentage: 1, categoryPercentage: 1 }],
+    xTitle: 'key location (sorted)',
+    xTicks: 6,
+    printed: [],
     plugins,
   });
 }
