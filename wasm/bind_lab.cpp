@@ -74,7 +74,8 @@ class Field {
 };
 
 /// Reads each own field of `object` into its member; TypeError for a non-object or an unknown
-/// field (the message lists the known ones in alphabetical order). `undefined` means "all defaults".
+/// field, whose message lists `fields` in their order (alphabetical in every table below).
+/// `undefined` means "all defaults".
 void read_fields(const val& object, std::initializer_list<Field> fields, const char* what) {
   if (object.isUndefined()) return;
   if (object.isNull() || object.typeOf().as<std::string>() != "object" || object.isArray())
@@ -85,12 +86,9 @@ void read_fields(const val& object, std::initializer_list<Field> fields, const c
     const auto name = names[i].as<std::string>();
     const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
     if (field == fields.end()) {
-      std::vector<std::string> known;
-      for (const Field& f : fields) known.emplace_back(f.name);
-      std::sort(known.begin(), known.end());
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw ArgumentTypeError(std::string(what) + " has an unknown field \"" + name + "\"; expected one of " + list);
+      std::string known;
+      for (const Field& f : fields) known += (known.empty() ? "" : ", ") + std::string(f.name);
+      throw ArgumentTypeError(std::string(what) + " has an unknown field \"" + name + "\"; expected one of " + known);
     }
     field->read(object[name]);
   }
@@ -99,18 +97,18 @@ void read_fields(const val& object, std::initializer_list<Field> fields, const c
 LabConfig to_lab_config(const val& object) {
   LabConfig c;
   read_fields(object,
-              {{"keySeed", &c.key_seed},
-               {"observedSeed", &c.observed_seed},
-               {"monteCarloSeed", &c.monte_carlo_seed},
-               {"keys", &c.keys},
-               {"queries", &c.queries},
-               {"worlds", &c.worlds},
-               {"noise", &c.noise},
-               {"bandwidths", &c.bandwidths},
-               {"keyLow", &c.key_low},
+              {{"bandwidths", &c.bandwidths},
                {"keyHigh", &c.key_high},
+               {"keyLow", &c.key_low},
+               {"keySeed", &c.key_seed},
+               {"keys", &c.keys},
+               {"monteCarloSeed", &c.monte_carlo_seed},
+               {"noise", &c.noise},
+               {"observedSeed", &c.observed_seed},
+               {"queries", &c.queries},
+               {"queryHigh", &c.query_high},
                {"queryLow", &c.query_low},
-               {"queryHigh", &c.query_high}},
+               {"worlds", &c.worlds}},
               "config");
   c.check();
   return c;
@@ -189,17 +187,17 @@ val loo_curve_js(const val& keys, const val& values, const val& d, const val& ba
 val bandwidth_selection_js(const val& config) {
   SelectionConfig c;
   read_fields(config,
-              {{"seed", &c.seed},
-               {"train", &c.train},
-               {"validation", &c.validation},
-               {"test", &c.test},
-               {"noise", &c.noise},
-               {"bandwidths", &c.bandwidths},
-               {"keyLow", &c.key_low},
-               {"keyHigh", &c.key_high},
+              {{"bandwidths", &c.bandwidths},
                {"curvePoints", &c.curve_points},
+               {"keyHigh", &c.key_high},
+               {"keyLow", &c.key_low},
+               {"noise", &c.noise},
+               {"queryHigh", &c.query_high},
                {"queryLow", &c.query_low},
-               {"queryHigh", &c.query_high}},
+               {"seed", &c.seed},
+               {"test", &c.test},
+               {"train", &c.train},
+               {"validation", &c.validation}},
               "config");
   const SelectionResult r = bandwidth_selection(c);
   val out = val::object();
@@ -236,12 +234,12 @@ val bandwidth_selection_js(const val& config) {
 val standardize_exercise_js(const val& config) {
   StandardizeConfig c;
   read_fields(config,
-              {{"seed", &c.seed},
+              {{"bandwidth", &c.bandwidth},
+               {"featureScales", &c.feature_scales},
                {"keys", &c.keys},
-               {"queries", &c.queries},
                {"noise", &c.noise},
-               {"bandwidth", &c.bandwidth},
-               {"featureScales", &c.feature_scales}},
+               {"queries", &c.queries},
+               {"seed", &c.seed}},
               "config");
   const StandardizeResult r = standardize_exercise(c);
   const auto pair = [](const std::array<double, 2>& x) { return to_float64_array(x.data(), 2); };

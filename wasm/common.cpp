@@ -27,15 +27,17 @@ void throw_remembered(const char* type) {
   __builtin_unreachable();
 }
 
-val call_entry(Entry entry, void* self, Arguments given, std::size_t count, std::size_t arity) {
-  return at_boundary([&] {
-    if (count > arity)
-      throw ArgumentTypeError("expected at most " + std::to_string(arity) + " arguments, got " + std::to_string(count));
-    const val undefined = val::undefined();
-    std::array<const val*, max_arity> padded{};
-    for (std::size_t i = 0; i < arity; ++i) padded[i] = i < count ? given[i] : &undefined;
-    return entry(self, padded.data());
-  });
+Arguments pad_arguments(Arguments given, std::size_t count, std::size_t arity,
+                        std::array<const val*, max_arity>& padded) {
+  static const val undefined = val::undefined();
+  if (count > arity)
+    throw ArgumentTypeError("expected at most " + std::to_string(arity) + " arguments, got " + std::to_string(count));
+  for (std::size_t i = 0; i < arity; ++i) padded[i] = i < count ? given[i] : &undefined;
+  return padded.data();
+}
+
+val call_entry(Entry entry, void* self, Arguments given, std::size_t count) {
+  return at_boundary([&] { return entry(self, given, count); });
 }
 
 bool is_array_like(const val& v) { return v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v); }

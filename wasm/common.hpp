@@ -81,52 +81,75 @@ void set(val& object, const char* key, const val& value);
 void set(val& object, const char* key, double value);
 void set(val& object, const char* key, bool value);
 
-/// The arguments of one call, padded with undefined up to the binding's arity.
+/// The arguments of one call, as addresses.
 using Arguments = const val* const*;
-/// Every binding behind one signature: `self` is the bound object of a method, else null.
-using Entry = val (*)(void* self, Arguments arguments);
+/// Every binding behind one signature: the `count` arguments of the call; `self` is the bound
+/// object of a method, else null.
+using Entry = val (*)(void* self, Arguments given, std::size_t count);
 /// The longest parameter list a binding may have.
 constexpr std::size_t max_arity = 8;
 
-/// entry(self, the `count` given arguments padded with undefined up to `arity`), at the JavaScript
-/// boundary; more than `arity` arguments is a TypeError.
-val call_entry(Entry entry, void* self, Arguments given, std::size_t count, std::size_t arity);
+/// The given arguments padded with undefined up to `arity` (in `padded`); more than `arity`
+/// arguments is a TypeError.
+Arguments pad_arguments(Arguments given, std::size_t count, std::size_t arity,
+                        std::array<const val*, max_arity>& padded);
+
+/// entry(self, given, count) at the JavaScript boundary.
+val call_entry(Entry entry, void* self, Arguments given, std::size_t count);
 
 template <std::size_t>
 using ValArgument = val;
+template <std::size_t>
+using ValWireType = emscripten::internal::BindingType<val>::WireType;
 
-/// `Function(arguments[0], ..., arguments[Arity - 1])` behind the uniform Entry signature; a
-/// method's function takes the bound object first.
+/// `Function(arguments[0], ..., arguments[Arity - 1])` behind the Entry signature, missing
+/// trailing arguments undefined; a method's function takes the bound object first.
 template <auto Function, class Self, class Indices>
 struct Spread;
 template <auto Function, std::size_t... I>
 struct Spread<Function, void, std::index_sequence<I...>> {
-  static val call(void*, Arguments arguments) { return Function(*arguments[I]...); }
+  static val call(void*, Arguments given, std::size_t count) {
+    std::array<const val*, max_arity> padded;
+    [[maybe_unused]] const Arguments arguments = pad_arguments(given, count, sizeof...(I), padded);
+    return Function(*arguments[I]...);
+  }
 };
 template <auto Function, class Self, std::size_t... I>
 struct Spread<Function, Self, std::index_sequence<I...>> {
-  static val call(void* self, Arguments arguments) { return Function(*static_cast<Self*>(self), *arguments[I]...); }
-};
-
-/// The function embind calls for one call length: it only collects the argument addresses.
-template <Entry E, std::size_t Arity, class Given>
-struct Thunk;
-template <Entry E, std::size_t Arity, std::size_t... G>
-struct Thunk<E, Arity, std::index_sequence<G...>> {
-  static val call(ValArgument<G>... given) {
-    const val* arguments[] = {&given..., nullptr};
-    return call_entry(E, nullptr, arguments, sizeof...(G), Arity);
-  }
-  template <class Self>
-  static val call_method(Self& self, ValArgument<G>... given) {
-    const val* arguments[] = {&given..., nullptr};
-    return call_entry(E, &self, arguments, sizeof...(G), Arity);
+  static val call(void* self, Arguments given, std::size_t count) {
+    std::array<const val*, max_arity> padded;
+    [[maybe_unused]] const Arguments arguments = pad_arguments(given, count, sizeof...(I), padded);
+    return Function(*static_cast<Self*>(self), *arguments[I]...);
   }
 };
 
-template <Entry E, std::size_t Arity, std::size_t... Count>
-void bind_every_count(const char* name, std::index_sequence<Count...>) {
-  (emscripten::function(name, &Thunk<E, Arity, std::make_index_sequence<Count>>::call), ...);
+/// What embind calls for a free function with `sizeof...(G)` arguments. The binding's Entry
+/// arrives in embind's function-pointer slot, so one invoker per call length serves every binding.
+template <class Given>
+struct EntryInvoker;
+template <std::size_t... G>
+struct EntryInvoker<std::index_sequence<G...>> {
+  static ValWireType<0> invoke(Entry entry, ValWireType<G>... handles) {
+    const val arguments[] = {val::take_ownership(handles)..., val::undefined()};
+    const val* addresses[] = {&arguments[G]..., nullptr};
+    return emscripten::internal::BindingType<val>::toWireType(call_entry(entry, nullptr, addresses, sizeof...(G)));
+  }
+};
+
+/// Registers `entry` under `name` for calls with `sizeof...(G)` arguments. This is what
+/// emscripten::function() does, minus its one wrapper function per binding and call length.
+template <std::size_t... G>
+void bind_call_length(const char* name, Entry entry, std::index_sequence<G...>) {
+  using namespace emscripten::internal;
+  WithPolicies<>::ArgTypeList<val, ValArgument<G>...> types;
+  const auto invoker = &EntryInvoker<std::index_sequence<G...>>::invoke;
+  _embind_register_function(name, types.getCount(), types.getTypes(), getSignature(invoker),
+                            reinterpret_cast<GenericFunction>(invoker), reinterpret_cast<GenericFunction>(entry));
+}
+
+template <std::size_t... Count>
+void bind_every_count(const char* name, Entry entry, std::index_sequence<Count...>) {
+  (bind_call_length(name, entry, std::make_index_sequence<Count>{}), ...);
 }
 
 /// Registers `Function` (Arity parameters, all `const val&`) for every call length 0..Arity + 2:
@@ -136,13 +159,25 @@ void bind_every_count(const char* name, std::index_sequence<Count...>) {
 template <std::size_t Arity, auto Function>
 void function_with_optional_arguments(const char* name) {
   static_assert(Arity <= max_arity);
-  bind_every_count<&Spread<Function, void, std::make_index_sequence<Arity>>::call, Arity>(
-      name, std::make_index_sequence<Arity + 3>{});
+  bind_every_count(name, &Spread<Function, void, std::make_index_sequence<Arity>>::call,
+                   std::make_index_sequence<Arity + 3>{});
 }
 
-template <Entry E, std::size_t Arity, class Self, std::size_t... Count>
+/// The function embind calls for a method with `sizeof...(G)` arguments.
+template <Entry E, class Given>
+struct MethodThunk;
+template <Entry E, std::size_t... G>
+struct MethodThunk<E, std::index_sequence<G...>> {
+  template <class Self>
+  static val call(Self& self, ValArgument<G>... given) {
+    const val* arguments[] = {&given..., nullptr};
+    return call_entry(E, &self, arguments, sizeof...(G));
+  }
+};
+
+template <Entry E, class Self, std::size_t... Count>
 void bind_every_method_count(emscripten::class_<Self>& cls, const char* name, std::index_sequence<Count...>) {
-  (cls.function(name, &Thunk<E, Arity, std::make_index_sequence<Count>>::template call_method<Self>), ...);
+  (cls.function(name, &MethodThunk<E, std::make_index_sequence<Count>>::template call<Self>), ...);
 }
 
 /// The same for a method: `Function(Self&, const val&...)` with Arity value parameters, for every
@@ -150,7 +185,7 @@ void bind_every_method_count(emscripten::class_<Self>& cls, const char* name, st
 template <std::size_t Arity, auto Function, class Self>
 void method_with_optional_arguments(emscripten::class_<Self>& cls, const char* name) {
   static_assert(Arity <= max_arity);
-  bind_every_method_count<&Spread<Function, Self, std::make_index_sequence<Arity>>::call, Arity>(
+  bind_every_method_count<&Spread<Function, Self, std::make_index_sequence<Arity>>::call>(
       cls, name, std::make_index_sequence<Arity + 1>{});
 }
 

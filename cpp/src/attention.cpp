@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/summation.hpp"
 
@@ -18,7 +19,26 @@ void nearest_limit_inplace(RowVectorOut distances) {
   distances = (distances.array() == nearest).select(1.0 / ties, Eigen::RowVectorXd::Zero(distances.size()));
 }
 
+/// \f$ A B^\top \f$ for A:(m,k), B:(n,k) -> (m,n), one dot product of contiguous rows per entry.
+RowMatrix row_dot_products(const MatrixRef& a, const MatrixRef& b) {
+  RowMatrix out(a.rows(), b.rows());
+  for (Eigen::Index r = 0; r < a.rows(); ++r)
+    for (Eigen::Index c = 0; c < b.rows(); ++c) out(r, c) = a.row(r).dot(b.row(c));
+  return out;
+}
+
 }  // namespace
+
+RowMatrix mix_values(const MatrixRef& weights, const MatrixRef& values) {
+  const RowMatrix values_transposed = values.transpose();
+  return row_dot_products(weights, values_transposed);
+}
+
+Vector mix_value_column(const MatrixRef& weights, const VectorRef& values) {
+  Vector out(weights.rows());
+  for (Eigen::Index r = 0; r < weights.rows(); ++r) out(r) = weights.row(r).dot(values.transpose());
+  return out;
+}
 
 RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
                             EmptyRowPolicy empty_rows) {
@@ -51,7 +71,7 @@ AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const
   check_finite(values, "values");
   AttentionResult result;
   result.weights = attention_weights(queries, keys, bandwidth, kernel, empty_rows);
-  result.outputs.noalias() = result.weights * values;
+  result.outputs = mix_values(result.weights, values);
   return result;
 }
 
@@ -65,7 +85,7 @@ double bandwidth_from_temperature(double temperature) {
   return std::sqrt(temperature / 2.0);
 }
 
-Vector nearest_key_limit(const VectorRef& query, const MatrixRef& keys) {
+KERNEL_LENS_COLD Vector nearest_key_limit(const VectorRef& query, const MatrixRef& keys) {
   check_query(query, keys);
   const RowMatrix keys_transposed = keys.transpose();
   Eigen::RowVectorXd weights(keys.rows());
@@ -74,23 +94,21 @@ Vector nearest_key_limit(const VectorRef& query, const MatrixRef& keys) {
   return weights.transpose();
 }
 
-Vector uniform_limit(Eigen::Index n) {
+KERNEL_LENS_COLD Vector uniform_limit(Eigen::Index n) {
   if (n < 1) throw std::invalid_argument("n must be at least 1, got " + std::to_string(n));
   if (static_cast<std::size_t>(n) > Limits::max_rows)
     throw std::length_error("n is " + std::to_string(n) + "; the limit is " + std::to_string(Limits::max_rows));
   return Vector::Constant(n, 1.0 / static_cast<double>(n));
 }
 
-RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys) {
+KERNEL_LENS_COLD RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys) {
   check_score_shapes(queries, keys);
   check_finite(queries, "queries");
   check_finite(keys, "keys");
-  RowMatrix scores(queries.rows(), keys.rows());
-  scores.noalias() = queries * keys.transpose();
-  return scores;
+  return row_dot_products(queries, keys);
 }
 
-UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, double bandwidth) {
+KERNEL_LENS_COLD UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, double bandwidth) {
   check_bandwidth(bandwidth);
   check_query(query, keys);
   const RowMatrix query_row = query.transpose();

@@ -15,7 +15,7 @@ namespace {
 
 /// Nadaraya-Watson predictions at xs from the pairs (keys, values), Gaussian kernel. (xs)
 Vector predict(const Vector& keys, const Vector& values, const Vector& xs, double bandwidth) {
-  return attention_weights(as_rows(xs), as_rows(keys), bandwidth) * values;
+  return mix_value_column(attention_weights(as_rows(xs), as_rows(keys), bandwidth), values);
 }
 
 double mse(const Vector& predictions, const Vector& targets) {
@@ -213,8 +213,8 @@ StandardizeResult standardize_exercise(const StandardizeConfig& config) {
   result.raw_weights = attention_weights(result.raw_queries, result.raw_keys, config.bandwidth);
   result.standardized_weights = attention_weights(result.standardized_queries, result.standardized_keys, config.bandwidth);
   result.truth_at_queries = truth_2d(sorted_natural_queries);
-  result.raw_predictions = result.raw_weights * result.values;
-  result.standardized_predictions = result.standardized_weights * result.values;
+  result.raw_predictions = mix_value_column(result.raw_weights, result.values);
+  result.standardized_predictions = mix_value_column(result.standardized_weights, result.values);
   result.raw_mse = mse(result.raw_predictions, result.truth_at_queries);
   result.standardized_mse = mse(result.standardized_predictions, result.truth_at_queries);
   result.raw_distance_share = distance_share(result.raw_queries, result.raw_keys);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
 
 namespace kernel_lens {
@@ -31,7 +32,7 @@ const KernelEntry& entry(Kernel kernel) {
 
 }  // namespace
 
-Kernel parse_kernel(const std::string& name) {
+KERNEL_LENS_COLD Kernel parse_kernel(const std::string& name) {
   for (const auto& e : kKernels)
     if (name == e.name) return e.kernel;
   throw std::invalid_argument(
@@ -41,7 +42,7 @@ Kernel parse_kernel(const std::string& name) {
 
 std::string kernel_name(Kernel kernel) { return entry(kernel).name; }
 
-std::vector<std::string> kernel_names() {
+KERNEL_LENS_COLD std::vector<std::string> kernel_names() {
   std::vector<std::string> names;
   for (const auto& e : kKernels) names.emplace_back(e.name);
   return names;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kernel_lens/attention.hpp"
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
 #include "kernel_lens/softmax.hpp"
@@ -15,7 +16,7 @@
 namespace kernel_lens {
 namespace {
 
-void check_range(double low, double high, const char* low_name, const char* high_name, bool strict) {
+KERNEL_LENS_COLD void check_range(double low, double high, const char* low_name, const char* high_name, bool strict) {
   if (!std::isfinite(low) || !std::isfinite(high) || !std::isfinite(high - low) ||
       (strict ? !(low < high) : !(low <= high)))
     throw std::invalid_argument(std::string(low_name) + " and " + high_name +
@@ -114,19 +115,19 @@ Eigen::MatrixXd grid_gaussian_weights(const Vector& keys, const Vector& queries,
 
 }  // namespace
 
-void check_seed(std::uint64_t seed, const char* name) {
+KERNEL_LENS_COLD void check_seed(std::uint64_t seed, const char* name) {
   if (seed > max_seed)
     throw std::invalid_argument(std::string(name) + " must be an integer from 0 to 2^53 - 1, got " +
                                 std::to_string(seed));
 }
 
-void check_at_least(std::size_t count, std::size_t minimum, const char* name) {
+KERNEL_LENS_COLD void check_at_least(std::size_t count, std::size_t minimum, const char* name) {
   if (count < minimum)
     throw std::invalid_argument(std::string(name) + " must be at least " + std::to_string(minimum) +
                                 ", got " + std::to_string(count));
 }
 
-void LabConfig::check() const {
+KERNEL_LENS_COLD void LabConfig::check() const {
   check_seed(key_seed, "keySeed");
   check_seed(observed_seed, "observedSeed");
   check_seed(monte_carlo_seed, "monteCarloSeed");
@@ -160,7 +161,7 @@ Vector truth(const VectorRef& xs) {
   return out;
 }
 
-Vector linspace(double start, double stop, std::size_t count) {
+KERNEL_LENS_COLD Vector linspace(double start, double stop, std::size_t count) {
   check_size(count, Limits::max_rows, "count");
   if (!std::isfinite(start) || !std::isfinite(stop))
     throw std::invalid_argument("start and stop must be finite, got " + format_number(start) + " and " +
@@ -194,7 +195,7 @@ namespace {
 
 /// The decomposition overflows only for absurd scales (noise or key ranges near 1e154); say so
 /// instead of returning Infinity or NaN.
-std::vector<RiskRow> finite_rows(std::vector<RiskRow> rows) {
+KERNEL_LENS_COLD std::vector<RiskRow> finite_rows(std::vector<RiskRow> rows) {
   for (const RiskRow& row : rows)
     if (!std::isfinite(row.bias2) || !std::isfinite(row.variance) || !std::isfinite(row.mse))
       throw std::domain_error("the risk at bandwidth " + format_number(row.bandwidth) +

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
 
 namespace kernel_lens {
@@ -65,7 +66,7 @@ std::uint64_t rotate_right(std::uint64_t value, unsigned rotation) {
 
 }  // namespace
 
-std::vector<std::uint32_t> seed_sequence_state(std::uint64_t entropy, std::size_t words) {
+KERNEL_LENS_COLD std::vector<std::uint32_t> seed_sequence_state(std::uint64_t entropy, std::size_t words) {
   check_size(words, Limits::max_draws, "words");
   std::vector<std::uint32_t> entropy_words;
   do {
@@ -175,7 +176,7 @@ double numpy_log1p(double x) {
   return std::fma(dk, ln2_hi, -((hfsq - (correction + std::fma(dk, ln2_lo, c))) - f));
 }
 
-NumpyRandom::NumpyRandom(std::uint64_t seed) {
+KERNEL_LENS_COLD NumpyRandom::NumpyRandom(std::uint64_t seed) {
   if (seed > max_seed)
     throw std::invalid_argument("seed must be an integer from 0 to 2^53 - 1, got " +
                                 std::to_string(seed));

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernel_lens/attention.hpp"
 #include "kernel_lens/limits.hpp"
 
 namespace kernel_lens {
@@ -74,9 +75,7 @@ class HatWeights {
   }
 
  private:
-  Eigen::RowVectorXd standardized(const RowVectorRef& point) const {
-    return (point - mean_).cwiseQuotient(scale_);
-  }
+  Eigen::RowVectorXd standardized(const RowVectorRef& point) const { return (point - mean_).cwiseQuotient(scale_); }
 
   /// x <- H_j x with H_j = I - tau_j v_j v_j^T, v_j = (1, qr_(j+1:, j)) acting on x(j:).
   void reflect(Eigen::Index j, double* x) const {
@@ -165,7 +164,7 @@ OlsPrediction ols_predict(const MatrixRef& keys, const VectorRef& targets, const
   check_finite(targets, "targets");
   OlsPrediction result;
   result.weights = HatWeights(keys)(queries);
-  result.predictions = result.weights * targets;
+  result.predictions = mix_value_column(result.weights, targets);
   for (Eigen::Index r = 0; r < result.predictions.size(); ++r)
     if (!std::isfinite(result.predictions(r)))
       throw std::domain_error("the OLS prediction of query row " + std::to_string(r) +

@@ -6,12 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/summation.hpp"
 
 namespace kernel_lens {
 
-EmptyRowPolicy parse_empty_row_policy(const std::string& name) {
+KERNEL_LENS_COLD EmptyRowPolicy parse_empty_row_policy(const std::string& name) {
   if (name == "error") return EmptyRowPolicy::Error;
   if (name == "nearest") return EmptyRowPolicy::Nearest;
   throw std::invalid_argument("emptyRows must be \"error\" or \"nearest\", got \"" + name + "\"");
@@ -29,7 +30,7 @@ bool softmax_row_inplace(RowVectorOut scores) {
   return true;
 }
 
-void check_scores(const MatrixRef& scores, const char* name) {
+KERNEL_LENS_COLD void check_scores(const MatrixRef& scores, const char* name) {
   if (scores.rows() == 0 || scores.cols() == 0)
     throw std::invalid_argument(std::string(name) + " must have at least one row and one column");
   for (Eigen::Index r = 0; r < scores.rows(); ++r)
@@ -67,7 +68,7 @@ RowMatrix softmax_with_temperature(const MatrixRef& scores, double temperature) 
   return weights;
 }
 
-RowMatrix naive_normalize(const MatrixRef& log_scores) {
+KERNEL_LENS_COLD RowMatrix naive_normalize(const MatrixRef& log_scores) {
   check_scores(log_scores, "logScores");
   check_cells(static_cast<std::size_t>(log_scores.rows()), static_cast<std::size_t>(log_scores.cols()),
               "logScores");
@@ -76,7 +77,7 @@ RowMatrix naive_normalize(const MatrixRef& log_scores) {
   return weights;
 }
 
-double max_row_sum_error(const MatrixRef& weights) {
+KERNEL_LENS_COLD double max_row_sum_error(const MatrixRef& weights) {
   check_finite(weights, "weights");
   if (weights.rows() == 0) throw std::invalid_argument("weights must have at least one row");
   double worst = 0.0;

@@ -25,6 +25,12 @@ RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, dou
                             Kernel kernel = Kernel::Gaussian,
                             EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
 
+/// The mixture \f$ Y = A V \f$ of weights A:(m,n) and values V:(n,p) -> (m,p): entry (r, c) is
+/// the dot product of row r of A with column c of V (V is transposed once so both are contiguous).
+RowMatrix mix_values(const MatrixRef& weights, const MatrixRef& values);
+/// The same for one value column v:(n) -> (m).
+Vector mix_value_column(const MatrixRef& weights, const VectorRef& values);
+
 /// \f$ \tau = 2h^2 \f$: the softmax temperature of the unscaled score \f$ s = -\|q-k\|^2 \f$.
 double temperature_from_bandwidth(double bandwidth);
 /// \f$ h = \sqrt{\tau/2} \f$.
