@@ -326,6 +326,19 @@ export function scheduleFrame(chart: Chart, edit: () => void): void {
   queueFlush();
 }
 
+/// Makes the chart's datasets match `looks` by editing the existing dataset objects in place
+/// (and adding or dropping the difference), so an update moves elements instead of rebuilding
+/// the datasets' controllers on every frame of a drag.
+export function setDatasets<T extends ChartType>(chart: Chart<T>, looks: readonly Chart<T>['data']['datasets'][number][]): void {
+  const datasets = chart.data.datasets;
+  looks.forEach((look, i) => {
+    const dataset = datasets[i];
+    if (dataset) Object.assign(dataset, look);
+    else datasets.push(look);
+  });
+  datasets.length = looks.length;
+}
+
 /// Gives every axis of `chart` the theme's tick, grid and title colours (after a theme flip).
 export function recolorAxes(chart: Chart, colors: Palette): void {
   for (const axis of Object.values(chart.options.scales ?? {})) {

@@ -1,7 +1,7 @@
 /// Exercise 3, live: a fresh noisy sample split into training, validation and a sealed test set;
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
-import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart } from '../../core/charts';
+import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../core/charts';
 import { button, controlRow, dataTable } from '../../core/controls';
 import { fixed } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -208,17 +208,17 @@ export default defineWidget({
           x.max = Math.max(...hs) * 1.25;
           y.max = top;
         }
-        curveChart.data.datasets = [
+        setDatasets(curveChart, [
           { label: 'training', data: points(hs, r.trainingMse), showLine: true, borderColor: c.grey, backgroundColor: c.grey, borderWidth: 1.4, pointRadius: 3 },
           { label: 'validation', data: points(hs, r.validationMse), showLine: true, borderColor: c.series[0], backgroundColor: c.series[0], borderWidth: 2.4, pointRadius: 3.5 },
           { label: 'leave-one-out', data: points(hs, r.looMse), showLine: true, borderColor: c.series[1], backgroundColor: c.series[1], borderWidth: 1.6, borderDash: [5, 3], pointRadius: 3 },
           { label: 'validation choice', data: vertical(r.selectedBandwidth, top), showLine: true, borderColor: c.orange, borderWidth: 2, pointRadius: 0 },
           { label: 'leave-one-out choice', data: vertical(r.looBandwidth, top), showLine: true, borderColor: c.series[1], borderWidth: 1.6, borderDash: [8, 4], pointRadius: 0 },
           { label: 'truth grid minimum', data: vertical(r.truthGridMinimum.bandwidth, top), showLine: true, borderColor: c.series[2], borderWidth: 1.6, borderDash: [2, 3], pointRadius: 0 },
-        ];
+        ]);
       });
       scheduleFrame(fitChart as unknown as Chart, () => {
-        fitChart.data.datasets = [
+        setDatasets(fitChart, [
           { label: 'truth', data: points(r.curveQueries, r.truthCurve), showLine: true, borderColor: c.truth, borderWidth: 2, pointRadius: 0 },
           {
             label: `fit, h = ${bandwidthText(r.selectedBandwidth)} (validation)`,
@@ -249,7 +249,7 @@ export default defineWidget({
           ...(state.reveal
             ? [{ label: 'test', data: points(r.testKeys, r.testValues), backgroundColor: c.brown, borderColor: c.brown, pointStyle: 'triangle' as const, pointRadius: 4 }]
             : []),
-        ];
+        ]);
       });
     }
 

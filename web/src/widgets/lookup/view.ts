@@ -5,7 +5,9 @@ import {
   chartCanvas,
   createChart,
   palette,
+  recolorAxes,
   scheduleFrame,
+  setDatasets,
   starImage,
   weightBarChart,
   withAlpha,
@@ -111,14 +113,7 @@ export class LookupView {
     if (points) points.backgroundColor = points.borderColor = colors.navy;
     if (star) star.pointStyle = starImage(colors.orange, 10);
     if (query) query.borderColor = colors.orange;
-    for (const chart of [this.scatter, this.bars] as Chart[]) {
-      for (const axis of Object.values(chart.options.scales ?? {})) {
-        if (!axis) continue;
-        axis.ticks = { ...axis.ticks, color: colors.text };
-        axis.grid = { ...axis.grid, color: colors.grid };
-        if ('title' in axis && axis.title) axis.title.color = colors.text;
-      }
-    }
+    for (const chart of [this.scatter, this.bars] as Chart[]) recolorAxes(chart, colors);
     if (frame) this.draw(frame);
     else for (const chart of [this.scatter, this.bars] as Chart[]) scheduleFrame(chart, () => undefined);
   }
@@ -149,7 +144,7 @@ export class LookupView {
         order: 2,
       };
     });
-    this.scatter.data.datasets = [points, star, query, ...links] as typeof datasets;
+    setDatasets(this.scatter, [points, star, query, ...links] as typeof datasets);
   }
 
   private fillBars(frame: LookupFrame): void {

@@ -1,6 +1,6 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
-import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -106,7 +106,7 @@ export default defineWidget({
       const current = lab;
       if (!current) return;
       scheduleFrame(chart as unknown as Chart, () => {
-        chart.data.datasets = [
+        setDatasets(chart, [
           {
             label: 'truth',
             data: current.truthPoints,
@@ -134,7 +134,7 @@ export default defineWidget({
             pointRadius: 0,
             order: 1,
           })),
-        ];
+        ]);
       });
     }
 

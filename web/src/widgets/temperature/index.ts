@@ -1,6 +1,6 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -131,7 +131,7 @@ export default defineWidget({
     function paint(frame: Frame): void {
       scheduleFrame(chart as unknown as Chart, () => {
         chart.data.labels = state.keys.map((k, i) => `k${i + 1} = ${fixed(k, 2)}`);
-        chart.data.datasets = [
+        setDatasets(chart, [
           { label: 'kernel weights α', data: barPoints(frame.kernel), backgroundColor: colors.brown },
           { label: 'softmax(s/τ)', data: barPoints(frame.softmax), backgroundColor: colors.orange },
           {
@@ -148,7 +148,7 @@ export default defineWidget({
             borderColor: colors.grey,
             borderWidth: 1.5,
           },
-        ];
+        ]);
       });
     }
 

@@ -1,7 +1,7 @@
 /// Exercise 4, live: keys [0, 0, 1] and the query 0. Halving h step by step drives the stable
 /// softmax of the log-scores toward the tie-splitting limit (0.5, 0.5, 0); h ≤ 0 is refused by
 /// the core's bandwidth check.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -130,7 +130,7 @@ export default defineWidget({
 
     function paint(step: Step): void {
       scheduleFrame(chart as unknown as Chart, () => {
-        chart.data.datasets = [
+        setDatasets(chart, [
           { label: `weights at h = ${precise(step.h, 3)}`, data: barPoints(step.weights), backgroundColor: colors.brown },
           {
             label: 'h → 0⁺ limit',
@@ -139,7 +139,7 @@ export default defineWidget({
             borderColor: colors.navy,
             borderWidth: 1.5,
           },
-        ];
+        ]);
       });
     }
 
