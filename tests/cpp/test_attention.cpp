@@ -180,3 +180,20 @@ TEST_CASE("dot-product scores: magnitude participates (section 12.6)", "[attenti
                              matrix(example["dot_products"], random_keys.rows())) < 1e-13);
   }
 }
+
+TEST_CASE("mixtures: A V row by row and A v for one value column (eq. 12.7)", "[attention]") {
+  RowMatrix weights(2, 3);
+  weights << 0.5, 0.25, 0.25,  //
+      0.0, 1.0, 0.0;
+  RowMatrix values(3, 2);
+  values << 4.0, -8.0,  //
+      2.0, 16.0,        //
+      6.0, 0.0;
+  /// Row 0: 0.5 (4, -8) + 0.25 (2, 16) + 0.25 (6, 0) = (4, 0); row 1 picks (2, 16).
+  RowMatrix expected(2, 2);
+  expected << 4.0, 0.0,  //
+      2.0, 16.0;
+  CHECK(mix_values(weights, values) == expected);
+  const Vector first_column = values.col(0);
+  CHECK(mix_value_column(weights, first_column) == expected.col(0));
+}
