@@ -66,7 +66,7 @@ const SCENARIOS = [
       { phase: 'smoothing drag', drag: 'bandwidth h2', within: '#section-smoothing' },
       { phase: 'load', scrollTo: '#section-bias-variance' },
       { phase: 'load', waitFor: '#section-bias-variance [data-testid=audit-status]', text: 'bandwidths' },
-      { phase: 'audit running', waitFor: '#section-bias-variance [data-testid=grid-minimum]', text: 'h=' },
+      { phase: 'load', waitFor: '#section-bias-variance [data-testid=grid-minimum]', text: 'h=' },
       { phase: 'load', scrollTo: '#section-attention-map' },
       { phase: 'load', waitFor: '#section-attention-map [data-testid=shapes]', text: 'A (' },
       { phase: 'attention drag', drag: 'bandwidth h', within: '#section-attention-map' },
