@@ -17,8 +17,8 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
                 to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"), to_kernel(kernel),
                 parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
   val out = val::object();
-  set(out, "weights", to_float64_array(result.weights));
-  set(out, "outputs", to_float64_array(result.outputs));
+  set_array(out, "weights", result.weights);
+  set_array(out, "outputs", result.outputs);
   return out;
 }
 
@@ -32,8 +32,8 @@ val ols_predict_js(const val& keys, const val& targets, const val& queries, cons
   const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets"),
                                   to_matrix(queries, features, "queries"));
   val out = val::object();
-  set(out, "weights", to_float64_array(result.weights));
-  set(out, "predictions", to_float64_array(result.predictions));
+  set_array(out, "weights", result.weights);
+  set_array(out, "predictions", result.predictions);
   return out;
 }
 
@@ -88,12 +88,12 @@ val underflow_report_js(const val& query, const val& keys, const val& d, const v
   const auto report = underflow_report(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys"),
                                        to_number(bandwidth, "bandwidth"));
   val out = val::object();
-  set(out, "logScores", to_float64_array(report.log_scores));
-  set(out, "kernelValues", to_float64_array(report.kernel_values));
+  set_array(out, "logScores", report.log_scores);
+  set_array(out, "kernelValues", report.kernel_values);
   set(out, "naiveDenominator", report.naive_denominator);
-  set(out, "naiveWeights", to_float64_array(report.naive_weights));
+  set_array(out, "naiveWeights", report.naive_weights);
   set(out, "naiveAllFinite", report.naive_all_finite);
-  set(out, "stableWeights", to_float64_array(report.stable_weights));
+  set_array(out, "stableWeights", report.stable_weights);
   set(out, "stableSum", report.stable_sum);
   set(out, "nearestIndex", static_cast<double>(report.nearest_index));
   set(out, "maxAbsDifference", report.max_abs_difference ? val(*report.max_abs_difference) : val::null());

@@ -15,8 +15,8 @@ val parse_csv_js(const val& text) {
   check_csv_size(text["length"].as<std::size_t>(), true);
   const CsvTable table = parse_csv(text.as<std::string>());
   val out = val::object();
-  set(out, "keys", to_float64_array(table.keys));
-  set(out, "values", to_float64_array(table.values));
+  set_array(out, "keys", table.keys);
+  set_array(out, "values", table.values);
   set(out, "d", static_cast<double>(table.keys.cols()));
   set(out, "n", static_cast<double>(table.keys.rows()));
   set(out, "header", string_array(table.header));

@@ -141,11 +141,11 @@ val chapter_config_js() {
 val chapter_dataset_js(const val& config) {
   const ChapterDataset data = chapter_dataset(to_lab_config(config));
   val out = val::object();
-  set(out, "keys", to_float64_array(data.keys));
-  set(out, "observedValues", to_float64_array(data.observed_values));
-  set(out, "queries", to_float64_array(data.queries));
-  set(out, "truthAtKeys", to_float64_array(data.truth_at_keys));
-  set(out, "truthAtQueries", to_float64_array(data.truth_at_queries));
+  set_array(out, "keys", data.keys);
+  set_array(out, "observedValues", data.observed_values);
+  set_array(out, "queries", data.queries);
+  set_array(out, "truthAtKeys", data.truth_at_keys);
+  set_array(out, "truthAtQueries", data.truth_at_queries);
   return out;
 }
 
@@ -201,16 +201,16 @@ val bandwidth_selection_js(const val& config) {
               "config");
   const SelectionResult r = bandwidth_selection(c);
   val out = val::object();
-  set(out, "trainKeys", to_float64_array(r.train_keys));
-  set(out, "trainValues", to_float64_array(r.train_values));
-  set(out, "validationKeys", to_float64_array(r.validation_keys));
-  set(out, "validationValues", to_float64_array(r.validation_values));
-  set(out, "testKeys", to_float64_array(r.test_keys));
-  set(out, "testValues", to_float64_array(r.test_values));
-  set(out, "bandwidths", to_float64_array(r.bandwidths));
-  set(out, "trainingMse", to_float64_array(r.training_mse));
-  set(out, "validationMse", to_float64_array(r.validation_mse));
-  set(out, "looMse", to_float64_array(r.loo_mse));
+  set_array(out, "trainKeys", r.train_keys);
+  set_array(out, "trainValues", r.train_values);
+  set_array(out, "validationKeys", r.validation_keys);
+  set_array(out, "validationValues", r.validation_values);
+  set_array(out, "testKeys", r.test_keys);
+  set_array(out, "testValues", r.test_values);
+  set_array(out, "bandwidths", r.bandwidths);
+  set_array(out, "trainingMse", r.training_mse);
+  set_array(out, "validationMse", r.validation_mse);
+  set_array(out, "looMse", r.loo_mse);
   set(out, "selectedIndex", static_cast<double>(r.selected_index));
   set(out, "selectedBandwidth", r.bandwidths[r.selected_index]);
   set(out, "testMse", r.test_mse);
@@ -223,11 +223,11 @@ val bandwidth_selection_js(const val& config) {
   set(truth_minimum, "mse", r.truth_mse);
   set(truth_minimum, "testMse", r.truth_test_mse);
   set(out, "truthGridMinimum", truth_minimum);
-  set(out, "curveQueries", to_float64_array(r.curve_queries));
-  set(out, "truthCurve", to_float64_array(r.truth_curve));
-  set(out, "selectedCurve", to_float64_array(r.selected_curve));
-  set(out, "looCurve", to_float64_array(r.loo_curve));
-  set(out, "truthGridCurve", to_float64_array(r.truth_grid_curve));
+  set_array(out, "curveQueries", r.curve_queries);
+  set_array(out, "truthCurve", r.truth_curve);
+  set_array(out, "selectedCurve", r.selected_curve);
+  set_array(out, "looCurve", r.loo_curve);
+  set_array(out, "truthGridCurve", r.truth_grid_curve);
   return out;
 }
 
@@ -242,28 +242,27 @@ val standardize_exercise_js(const val& config) {
                {"seed", &c.seed}},
               "config");
   const StandardizeResult r = standardize_exercise(c);
-  const auto pair = [](const std::array<double, 2>& x) { return to_float64_array(x.data(), 2); };
   val out = val::object();
   set(out, "keyCount", static_cast<double>(c.keys));
   set(out, "queryCount", static_cast<double>(c.queries));
   set(out, "bandwidth", c.bandwidth);
-  set(out, "featureScales", pair(c.feature_scales));
-  set(out, "rawKeys", to_float64_array(r.raw_keys));
-  set(out, "rawQueries", to_float64_array(r.raw_queries));
-  set(out, "standardizedKeys", to_float64_array(r.standardized_keys));
-  set(out, "standardizedQueries", to_float64_array(r.standardized_queries));
-  set(out, "values", to_float64_array(r.values));
-  set(out, "mean", pair(r.mean));
-  set(out, "scale", pair(r.scale));
-  set(out, "rawWeights", to_float64_array(r.raw_weights));
-  set(out, "standardizedWeights", to_float64_array(r.standardized_weights));
-  set(out, "truthAtQueries", to_float64_array(r.truth_at_queries));
-  set(out, "rawPredictions", to_float64_array(r.raw_predictions));
-  set(out, "standardizedPredictions", to_float64_array(r.standardized_predictions));
+  set_array(out, "featureScales", c.feature_scales);
+  set_array(out, "rawKeys", r.raw_keys);
+  set_array(out, "rawQueries", r.raw_queries);
+  set_array(out, "standardizedKeys", r.standardized_keys);
+  set_array(out, "standardizedQueries", r.standardized_queries);
+  set_array(out, "values", r.values);
+  set_array(out, "mean", r.mean);
+  set_array(out, "scale", r.scale);
+  set_array(out, "rawWeights", r.raw_weights);
+  set_array(out, "standardizedWeights", r.standardized_weights);
+  set_array(out, "truthAtQueries", r.truth_at_queries);
+  set_array(out, "rawPredictions", r.raw_predictions);
+  set_array(out, "standardizedPredictions", r.standardized_predictions);
   set(out, "rawMse", r.raw_mse);
   set(out, "standardizedMse", r.standardized_mse);
-  set(out, "rawDistanceShare", pair(r.raw_distance_share));
-  set(out, "standardizedDistanceShare", pair(r.standardized_distance_share));
+  set_array(out, "rawDistanceShare", r.raw_distance_share);
+  set_array(out, "standardizedDistanceShare", r.standardized_distance_share);
   return out;
 }
 

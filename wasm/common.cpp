@@ -101,6 +101,10 @@ val to_float64_array(const double* data, std::size_t count) {
   return val(emscripten::typed_memory_view(count, data)).call<val>("slice");
 }
 
+void set_array(val& object, const char* key, const double* data, std::size_t count) {
+  object.set(key, to_float64_array(data, count));
+}
+
 val string_array(const std::vector<std::string>& items) {
   val out = val::array();
   for (const auto& item : items) out.call<void>("push", val(item));

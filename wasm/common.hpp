@@ -73,6 +73,13 @@ template <class Plain>
 val to_float64_array(const Plain& m) {
   return to_float64_array(m.data(), static_cast<std::size_t>(m.size()));
 }
+/// object[key] = a copied Float64Array of `count` doubles from `data`.
+void set_array(val& object, const char* key, const double* data, std::size_t count);
+/// The same for a plain matrix, vector or std::vector, in its storage order.
+template <class Plain>
+void set_array(val& object, const char* key, const Plain& m) {
+  set_array(object, key, m.data(), static_cast<std::size_t>(m.size()));
+}
 /// A JS array of strings.
 val string_array(const std::vector<std::string>& items);
 

@@ -29,11 +29,12 @@ std::size_t argmin(const Vector& x) {
   return static_cast<std::size_t>(index);
 }
 
-/// Stable order of `keys` (numpy.argsort(kind="stable")).
+/// Stable order of `keys` (numpy.argsort(kind="stable")): equal keys keep their index order.
 std::vector<Eigen::Index> stable_order(const Vector& keys) {
   std::vector<Eigen::Index> order(static_cast<std::size_t>(keys.size()));
   std::iota(order.begin(), order.end(), Eigen::Index{0});
-  std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return keys(a) < keys(b); });
+  std::sort(order.begin(), order.end(),
+            [&](Eigen::Index a, Eigen::Index b) { return keys(a) < keys(b) || (keys(a) == keys(b) && a < b); });
   return order;
 }
 
