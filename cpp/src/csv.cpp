@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <optional>
@@ -93,9 +92,9 @@ class Tokenizer {
   void take(std::string& cell, std::size_t row, std::size_t column) {
     const auto lead = static_cast<unsigned char>(text_[pos_]);
     if ((lead < 0x20 && lead != '\t') || lead == 0x7F) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02X", lead);
-      binary(row, column, std::string("byte ") + hex + " is a control character");
+      constexpr char hex_digits[] = "0123456789ABCDEF";
+      const std::string hex = {'0', 'x', hex_digits[lead >> 4], hex_digits[lead & 0xF]};
+      binary(row, column, "byte " + hex + " is a control character");
     }
     std::size_t length = 1;
     unsigned char low = 0x80, high = 0xBF;

@@ -249,8 +249,8 @@ Vector NumpyRandom::random(std::size_t count) {
 
 Vector NumpyRandom::uniform(double low, double high, std::size_t count) {
   if (!std::isfinite(low) || !std::isfinite(high) || !std::isfinite(high - low))
-    throw std::invalid_argument("low, high and high - low must be finite, got low = " + std::to_string(low) +
-                                ", high = " + std::to_string(high));
+    throw std::invalid_argument("low, high and high - low must be finite, got low = " + format_number(low) +
+                                ", high = " + format_number(high));
   const double range = high - low;
   return draw(count, [this, low, range] { return low + range * next_double(); });
 }
@@ -270,7 +270,7 @@ RowMatrix NumpyRandom::normal(double loc, double scale, std::size_t rows, std::s
                             " draws");
   if (!std::isfinite(loc)) throw std::invalid_argument("loc must be finite");
   if (!std::isfinite(scale) || scale < 0.0)
-    throw std::invalid_argument("scale must be finite and >= 0, got " + std::to_string(scale));
+    throw std::invalid_argument("scale must be finite and >= 0, got " + format_number(scale));
   RowMatrix out(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
   double* data = out.data();
   for (Eigen::Index i = 0; i < out.size(); ++i) data[i] = loc + scale * next_standard_normal();
