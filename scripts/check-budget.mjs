@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Size budget of the built site, gzip level 9, in kB (1000 bytes). Fails (exit 1) when any line
 // is over its limit:
-//   wasm                       the core module: goal ≤ 80 kB, not yet met; fails over 108 kB
+//   wasm                       the core module: goal ≤ 80 kB, not yet met; fails over 103 kB
 //   embed of one widget (each) embed.html, its scripts, the widget's chunk and the worker ≤ 200 kB
 //   full page                  index.html, every script it can load, CSS, worker, wasm ≤ 400 kB
 // Lazily loaded parts (KaTeX, the export code) count for the full page only. KaTeX's font
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /// `goal` is where a line should be; a line over its goal but within `limit` is reported, not failed.
-const LIMITS = { wasm: { limit: 108, goal: 80 }, embed: { limit: 200 }, page: { limit: 400 } };
+const LIMITS = { wasm: { limit: 103, goal: 80 }, embed: { limit: 200 }, page: { limit: 400 } };
 const dist = resolve(process.argv[2] ?? 'dist');
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
 const assets = readdirSync(join(dist, 'assets'));
