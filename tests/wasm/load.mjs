@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The folder holding kernel_lens.mjs and kernel_lens.wasm. */
+/** The folder holding kernel_lens.mjs (the wrapper) and both modules' .mjs and .wasm files. */
 export const wasmDir = path.resolve(root, process.env.KERNEL_LENS_WASM_DIR ?? 'build/wasm');
 
 /** Reads a fixture from tests/fixtures. */
@@ -13,8 +13,18 @@ export function readFixture(name) {
   return JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures', name), 'utf8'));
 }
 
-/** A fresh module instance. */
+/** Imports a file of the wasm folder. */
+export function importWasm(name) {
+  return import(pathToFileURL(path.join(wasmDir, name)).href);
+}
+
+/** The bytes of kernel_lens_<module>.wasm. */
+export function readWasm(module) {
+  return fs.readFileSync(path.join(wasmDir, `kernel_lens_${module}.wasm`));
+}
+
+/** Fresh instances of both modules, merged by the wrapper into one object with the whole API. */
 export async function loadKernelLens() {
-  const { default: createKernelLens } = await import(pathToFileURL(path.join(wasmDir, 'kernel_lens.mjs')).href);
-  return createKernelLens({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'kernel_lens.wasm')) });
+  const { default: createKernelLens } = await importWasm('kernel_lens.mjs');
+  return createKernelLens({ wasmBinaries: { core: readWasm('core'), lab: readWasm('lab') } });
 }

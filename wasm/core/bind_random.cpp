@@ -1,22 +1,12 @@
 // JavaScript surface of the NumPy-exact generator: new NumpyRandom(seed), draws as Float64Arrays.
-#include <cmath>
-
-#include "common.hpp"
+#include "config.hpp"
 #include "kernel_lens/numpy_random.hpp"
 
 namespace kernel_lens::wasm {
 namespace {
 
-/// An integer seed in [0, 2^53 - 1]; TypeError for a non-number, RangeError otherwise.
-std::uint64_t to_seed(const val& v) {
-  const double x = to_number(v, "seed");
-  if (!std::isfinite(x) || x != std::floor(x) || x < 0.0 || x > static_cast<double>(max_seed))
-    throw std::invalid_argument("seed must be an integer from 0 to 2^53 - 1, got " + format_number(x));
-  return static_cast<std::uint64_t>(x);
-}
-
 NumpyRandom* make_random(val seed) {
-  return at_boundary([&] { return new NumpyRandom(to_seed(seed)); });
+  return at_boundary([&] { return new NumpyRandom(to_integer(seed, "seed")); });
 }
 
 NumpyRandom* make_random_without_seed() { return make_random(val::undefined()); }

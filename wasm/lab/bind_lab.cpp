@@ -1,118 +1,14 @@
-// JavaScript surface of the laboratory: the chapter's dataset, the bias/variance audit, exact risk,
+// JavaScript surface of the laboratory: its config, the bias/variance audit, exact risk,
 // leave-one-out, and exercises 3 and 5. Configs are plain objects; missing fields take defaults.
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
-#include "common.hpp"
+#include "config.hpp"
 #include "kernel_lens/exercises.hpp"
 #include "kernel_lens/laboratory.hpp"
-#include "kernel_lens/numpy_random.hpp"
 
 namespace kernel_lens::wasm {
 namespace {
-
-/// A non-negative integer up to 2^53 - 1 (sizes and seeds); the core checks minima and caps.
-std::uint64_t to_integer(const val& v, const char* name) {
-  const double x = to_number(v, name);
-  if (!std::isfinite(x) || x != std::floor(x) || x < 0.0 || x > static_cast<double>(max_seed))
-    throw std::invalid_argument(std::string(name) + " must be an integer from 0 to 2^53 - 1, got " + format_number(x));
-  return static_cast<std::uint64_t>(x);
-}
-
-std::vector<double> to_numbers(const val& v, const char* name) {
-  check_array_like(v, name);
-  const auto length = v["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < length && v.isArray(); ++i)
-    if (!v[i].isNumber()) throw ArgumentTypeError(std::string(name) + "[" + std::to_string(i) + "] must be a number");
-  return to_vector(v, name);
-}
-
-/// One field of a config object: its JavaScript name and the member it sets, read as the
-/// member's type says (a seed, a size, a number, a list of numbers or a pair of numbers).
-class Field {
- public:
-  Field(const char* name, std::uint64_t* seed) : name(name), kind_(Kind::Seed), target_(seed) {}
-  Field(const char* name, std::size_t* size) : name(name), kind_(Kind::Size), target_(size) {}
-  Field(const char* name, double* number) : name(name), kind_(Kind::Number), target_(number) {}
-  Field(const char* name, std::vector<double>* numbers) : name(name), kind_(Kind::Numbers), target_(numbers) {}
-  Field(const char* name, std::array<double, 2>* pair) : name(name), kind_(Kind::Pair), target_(pair) {}
-
-  void read(const val& value) const {
-    switch (kind_) {
-      case Kind::Seed:
-        *static_cast<std::uint64_t*>(target_) = to_integer(value, name);
-        break;
-      case Kind::Size:
-        *static_cast<std::size_t*>(target_) = static_cast<std::size_t>(to_integer(value, name));
-        break;
-      case Kind::Number:
-        *static_cast<double*>(target_) = to_number(value, name);
-        break;
-      case Kind::Numbers:
-        *static_cast<std::vector<double>*>(target_) = to_numbers(value, name);
-        break;
-      case Kind::Pair: {
-        const std::vector<double> pair = to_numbers(value, name);
-        if (pair.size() != 2)
-          throw std::invalid_argument(std::string(name) + " must have 2 entries, got " + std::to_string(pair.size()));
-        *static_cast<std::array<double, 2>*>(target_) = {pair[0], pair[1]};
-        break;
-      }
-    }
-  }
-
-  const char* name;
-
- private:
-  enum class Kind { Seed, Size, Number, Numbers, Pair };
-  Kind kind_;
-  void* target_;
-};
-
-/// Reads each own field of `object` into its member; TypeError for a non-object or an unknown
-/// field, whose message lists `fields` in their order (alphabetical in every table below).
-/// `undefined` means "all defaults".
-void read_fields(const val& object, std::initializer_list<Field> fields, const char* what) {
-  if (object.isUndefined()) return;
-  if (object.isNull() || object.typeOf().as<std::string>() != "object" || object.isArray())
-    throw ArgumentTypeError(std::string(what) + " must be a plain object");
-  const val names = val::global("Object").call<val>("keys", object);
-  const auto count = names["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto name = names[i].as<std::string>();
-    const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
-    if (field == fields.end()) {
-      std::string known;
-      for (const Field& f : fields) known += (known.empty() ? "" : ", ") + std::string(f.name);
-      throw ArgumentTypeError(std::string(what) + " has an unknown field \"" + name + "\"; expected one of " + known);
-    }
-    field->read(object[name]);
-  }
-}
-
-LabConfig to_lab_config(const val& object) {
-  LabConfig c;
-  read_fields(object,
-              {{"bandwidths", &c.bandwidths},
-               {"keyHigh", &c.key_high},
-               {"keyLow", &c.key_low},
-               {"keySeed", &c.key_seed},
-               {"keys", &c.keys},
-               {"monteCarloSeed", &c.monte_carlo_seed},
-               {"noise", &c.noise},
-               {"observedSeed", &c.observed_seed},
-               {"queries", &c.queries},
-               {"queryHigh", &c.query_high},
-               {"queryLow", &c.query_low},
-               {"worlds", &c.worlds}},
-              "config");
-  c.check();
-  return c;
-}
 
 val numbers_array(const std::vector<double>& xs) {
   val out = val::array();
@@ -136,27 +32,6 @@ val chapter_config_js() {
   set(out, "queryLow", c.query_low);
   set(out, "queryHigh", c.query_high);
   return out;
-}
-
-val chapter_dataset_js(const val& config) {
-  const ChapterDataset data = chapter_dataset(to_lab_config(config));
-  val out = val::object();
-  set_array(out, "keys", data.keys);
-  set_array(out, "observedValues", data.observed_values);
-  set_array(out, "queries", data.queries);
-  set_array(out, "truthAtKeys", data.truth_at_keys);
-  set_array(out, "truthAtQueries", data.truth_at_queries);
-  return out;
-}
-
-val truth_js(const val& xs) {
-  const Vector x = to_eigen_vector(xs, "xs");
-  check_size(static_cast<std::size_t>(x.size()), Limits::max_draws, "xs");
-  return to_float64_array(truth(x));
-}
-
-val linspace_js(const val& start, const val& stop, const val& count) {
-  return to_float64_array(linspace(to_number(start, "start"), to_number(stop, "stop"), to_count(count, "count", 0)));
 }
 
 val risk_rows(const std::vector<RiskRow>& rows) {
@@ -272,9 +147,6 @@ val standardize_exercise_js(const val& config) {
 EMSCRIPTEN_BINDINGS(kernel_lens_lab) {
   using namespace kernel_lens::wasm;
   emscripten::function("chapterConfig", &chapter_config_js);
-  function_with_optional_arguments<1, chapter_dataset_js>("chapterDataset");
-  function_with_optional_arguments<1, truth_js>("truth");
-  function_with_optional_arguments<3, linspace_js>("linspace");
   function_with_optional_arguments<1, bias_variance_sweep_js>("biasVarianceSweep");
   function_with_optional_arguments<1, exact_risk_js>("exactRisk");
   function_with_optional_arguments<5, loo_curve_js>("looCurve");

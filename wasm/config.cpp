@@ -1,0 +1,89 @@
+// The config readers of config.hpp.
+#include "config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "kernel_lens/numpy_random.hpp"
+
+namespace kernel_lens::wasm {
+
+std::uint64_t to_integer(const val& v, const char* name) {
+  const double x = to_number(v, name);
+  if (!std::isfinite(x) || x != std::floor(x) || x < 0.0 || x > static_cast<double>(max_seed))
+    throw std::invalid_argument(std::string(name) + " must be an integer from 0 to 2^53 - 1, got " + format_number(x));
+  return static_cast<std::uint64_t>(x);
+}
+
+std::vector<double> to_numbers(const val& v, const char* name) {
+  check_array_like(v, name);
+  const auto length = v["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < length && v.isArray(); ++i)
+    if (!v[i].isNumber()) throw ArgumentTypeError(std::string(name) + "[" + std::to_string(i) + "] must be a number");
+  return to_vector(v, name);
+}
+
+void Field::read(const val& value) const {
+  switch (kind_) {
+    case Kind::Seed:
+      *static_cast<std::uint64_t*>(target_) = to_integer(value, name);
+      break;
+    case Kind::Size:
+      *static_cast<std::size_t*>(target_) = static_cast<std::size_t>(to_integer(value, name));
+      break;
+    case Kind::Number:
+      *static_cast<double*>(target_) = to_number(value, name);
+      break;
+    case Kind::Numbers:
+      *static_cast<std::vector<double>*>(target_) = to_numbers(value, name);
+      break;
+    case Kind::Pair: {
+      const std::vector<double> pair = to_numbers(value, name);
+      if (pair.size() != 2)
+        throw std::invalid_argument(std::string(name) + " must have 2 entries, got " + std::to_string(pair.size()));
+      *static_cast<std::array<double, 2>*>(target_) = {pair[0], pair[1]};
+      break;
+    }
+  }
+}
+
+void read_fields(const val& object, std::initializer_list<Field> fields, const char* what) {
+  if (object.isUndefined()) return;
+  if (object.isNull() || object.typeOf().as<std::string>() != "object" || object.isArray())
+    throw ArgumentTypeError(std::string(what) + " must be a plain object");
+  const val names = val::global("Object").call<val>("keys", object);
+  const auto count = names["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto name = names[i].as<std::string>();
+    const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
+    if (field == fields.end()) {
+      std::string known;
+      for (const Field& f : fields) known += (known.empty() ? "" : ", ") + std::string(f.name);
+      throw ArgumentTypeError(std::string(what) + " has an unknown field \"" + name + "\"; expected one of " + known);
+    }
+    field->read(object[name]);
+  }
+}
+
+LabConfig to_lab_config(const val& object) {
+  LabConfig c;
+  read_fields(object,
+              {{"bandwidths", &c.bandwidths},
+               {"keyHigh", &c.key_high},
+               {"keyLow", &c.key_low},
+               {"keySeed", &c.key_seed},
+               {"keys", &c.keys},
+               {"monteCarloSeed", &c.monte_carlo_seed},
+               {"noise", &c.noise},
+               {"observedSeed", &c.observed_seed},
+               {"queries", &c.queries},
+               {"queryHigh", &c.query_high},
+               {"queryLow", &c.query_low},
+               {"worlds", &c.worlds}},
+              "config");
+  c.check();
+  return c;
+}
+
+}  // namespace kernel_lens::wasm

@@ -1,0 +1,48 @@
+#pragma once
+// Config objects shared by both modules: plain JavaScript objects read field by field into the
+// core's config structs (the chapter's dataset in the core module, the laboratory in the other).
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "common.hpp"
+#include "kernel_lens/laboratory.hpp"
+
+namespace kernel_lens::wasm {
+
+/// A non-negative integer up to 2^53 - 1 (sizes and seeds); the core checks minima and caps.
+std::uint64_t to_integer(const val& v, const char* name);
+
+/// A JS array or typed array of numbers; TypeError naming the first entry that is not a number.
+std::vector<double> to_numbers(const val& v, const char* name);
+
+/// One field of a config object: its JavaScript name and the member it sets, read as the
+/// member's type says (a seed, a size, a number, a list of numbers or a pair of numbers).
+class Field {
+ public:
+  Field(const char* name, std::uint64_t* seed) : name(name), kind_(Kind::Seed), target_(seed) {}
+  Field(const char* name, std::size_t* size) : name(name), kind_(Kind::Size), target_(size) {}
+  Field(const char* name, double* number) : name(name), kind_(Kind::Number), target_(number) {}
+  Field(const char* name, std::vector<double>* numbers) : name(name), kind_(Kind::Numbers), target_(numbers) {}
+  Field(const char* name, std::array<double, 2>* pair) : name(name), kind_(Kind::Pair), target_(pair) {}
+
+  void read(const val& value) const;
+
+  const char* name;
+
+ private:
+  enum class Kind { Seed, Size, Number, Numbers, Pair };
+  Kind kind_;
+  void* target_;
+};
+
+/// Reads each own field of `object` into its member; TypeError for a non-object or an unknown
+/// field, whose message lists `fields` in their order (alphabetical in every table).
+/// `undefined` means "all defaults".
+void read_fields(const val& object, std::initializer_list<Field> fields, const char* what);
+
+/// The laboratory's config (chapterDataset, biasVarianceSweep, exactRisk), checked.
+LabConfig to_lab_config(const val& object);
+
+}  // namespace kernel_lens::wasm

@@ -1,0 +1,37 @@
+// JavaScript surface of the chapter's sample: chapterDataset(config?), truth(xs), linspace.
+#include "config.hpp"
+#include "kernel_lens/laboratory.hpp"
+
+namespace kernel_lens::wasm {
+namespace {
+
+val chapter_dataset_js(const val& config) {
+  const ChapterDataset data = chapter_dataset(to_lab_config(config));
+  val out = val::object();
+  set_array(out, "keys", data.keys);
+  set_array(out, "observedValues", data.observed_values);
+  set_array(out, "queries", data.queries);
+  set_array(out, "truthAtKeys", data.truth_at_keys);
+  set_array(out, "truthAtQueries", data.truth_at_queries);
+  return out;
+}
+
+val truth_js(const val& xs) {
+  const Vector x = to_eigen_vector(xs, "xs");
+  check_size(static_cast<std::size_t>(x.size()), Limits::max_draws, "xs");
+  return to_float64_array(truth(x));
+}
+
+val linspace_js(const val& start, const val& stop, const val& count) {
+  return to_float64_array(linspace(to_number(start, "start"), to_number(stop, "stop"), to_count(count, "count", 0)));
+}
+
+}  // namespace
+}  // namespace kernel_lens::wasm
+
+EMSCRIPTEN_BINDINGS(kernel_lens_dataset) {
+  using namespace kernel_lens::wasm;
+  function_with_optional_arguments<1, chapter_dataset_js>("chapterDataset");
+  function_with_optional_arguments<1, truth_js>("truth");
+  function_with_optional_arguments<3, linspace_js>("linspace");
+}

@@ -1,0 +1,46 @@
+// createKernelLens(options): the two Kernel Lens modules, kernel_lens_core (the figures'
+// functions, the generator, the CSV reader) and kernel_lens_lab (the bias/variance laboratory
+// and the exercises), instantiated together and merged into one object with the whole API.
+import createKernelLensCore from './kernel_lens_core.mjs';
+import createKernelLensLab from './kernel_lens_lab.mjs';
+
+const isFunctionName = (name) => /^[a-z][A-Za-z0-9]*$/.test(name);
+const isClassName = (name) => /^[A-Z][A-Za-z0-9]*$/.test(name);
+
+/// The embind functions a module exports, sorted: lower-camel-case names whose value is a
+/// function with a numeric `argCount` (one call length) or an `overloadTable` (several).
+export function embindFunctionNames(module) {
+  return Object.keys(module)
+    .filter((name) => isFunctionName(name) && typeof module[name] === 'function')
+    .filter((name) => typeof module[name].argCount === 'number' || module[name].overloadTable !== undefined)
+    .sort();
+}
+
+/// The embind classes a module exports, sorted: constructors whose instances are embind handles.
+export function embindClassNames(module) {
+  return Object.keys(module)
+    .filter((name) => isClassName(name) && typeof module[name]?.prototype?.isDeleted === 'function')
+    .sort();
+}
+
+/// Options of one factory: its own `wasmBinary` (when given) and the shared `locateFile`.
+function factoryOptions(wasmBinary, locateFile) {
+  return {
+    ...(wasmBinary !== undefined && { wasmBinary }),
+    ...(locateFile !== undefined && { locateFile }),
+  };
+}
+
+/// Both modules, merged: every embind function and class of each (closures over their own
+/// instance, so they can be called detached), plus `modules: { core, lab }`.
+export default async function createKernelLens({ wasmBinaries = {}, locateFile } = {}) {
+  const [core, lab] = await Promise.all([
+    createKernelLensCore(factoryOptions(wasmBinaries.core, locateFile)),
+    createKernelLensLab(factoryOptions(wasmBinaries.lab, locateFile)),
+  ]);
+  const merged = { modules: { core, lab } };
+  for (const module of [core, lab]) {
+    for (const name of [...embindFunctionNames(module), ...embindClassNames(module)]) merged[name] = module[name];
+  }
+  return merged;
+}
