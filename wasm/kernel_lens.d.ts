@@ -1,4 +1,6 @@
-/// Types of build/wasm/kernel_lens.mjs, the embind module of the Kernel Lens core.
+/// Types of the Kernel Lens wasm modules in build/wasm: the two embind modules
+/// kernel_lens_core.mjs (createKernelLensCore) and kernel_lens_lab.mjs (createKernelLensLab), and
+/// the wrapper kernel_lens.mjs (createKernelLens), which merges both into one object.
 /// Matrices are flat, row-major Float64Arrays; inputs may also be plain number arrays.
 /// Every invalid call throws a TypeError (wrong argument type) or a RangeError (bad value,
 /// shape or size) whose message is the core's.
@@ -132,7 +134,8 @@ export declare class NumpyRandom {
   delete(): void;
 }
 
-export interface KernelLensModule {
+/// The core module (kernel_lens_core.mjs): what every figure but the laboratory's calls.
+export interface KernelLensCoreModule {
   /// A = rowsoftmax(S), outputs = A V for Q:(m,d), K:(n,d), V:(n,p).
   attention(
     queries: Numbers,
@@ -175,11 +178,24 @@ export interface KernelLensModule {
   sortedKeyPosition(queries: Numbers, keys: Numbers): Float64Array;
 
   NumpyRandom: typeof NumpyRandom;
-  chapterConfig(): ChapterConfig;
   chapterDataset(config?: Partial<ChapterConfig>): ChapterDataset;
   /// f(x) = sin(1.5x) + 0.3 cos(4x).
   truth(xs: Numbers): Float64Array;
   linspace(start: number, stop: number, count: number): Float64Array;
+
+  /// The reader's CSV: 1–8 key columns then one value column; a RangeError names the row and column.
+  parseCsv(text: string): CsvTable;
+  csvLimits(): CsvLimits;
+  /// The core module's wasm memory size in bytes.
+  heapBytes(): number;
+  /// The core module's memory use.
+  memoryUsage(): MemoryUsage;
+}
+
+/// The laboratory module (kernel_lens_lab.mjs): the bias/variance audit, exact risk,
+/// leave-one-out and exercises 3 and 5.
+export interface KernelLensLabModule {
+  chapterConfig(): ChapterConfig;
   biasVarianceSweep(config?: Partial<ChapterConfig>): RiskRow[];
   exactRisk(config?: Partial<ChapterConfig>): RiskRow[];
   looCurve(keys: Numbers, values: Numbers, d: number, bandwidths: Numbers, kernel?: KernelName): Float64Array;
@@ -220,17 +236,17 @@ export interface MemoryUsage {
   liveHandles: number | null;
 }
 
-export interface KernelLensModule {
-  /// The reader's CSV: 1–8 key columns then one value column; a RangeError names the row and column.
-  parseCsv(text: string): CsvTable;
-  csvLimits(): CsvLimits;
-  /// The wasm memory size in bytes.
-  heapBytes(): number;
-  memoryUsage(): MemoryUsage;
+/// What createKernelLens resolves to: every function and class of both modules (each runs in its
+/// own module's instance) and the two module objects themselves.
+export interface KernelLensModule extends KernelLensCoreModule, KernelLensLabModule {
+  modules: { core: KernelLensCoreModule; lab: KernelLensLabModule };
 }
 
-export interface KernelLensOptions {
-  wasmBinary?: ArrayBuffer | Uint8Array;
+/// Options of one module's factory (createKernelLensCore, createKernelLensLab).
+export interface KernelLensModuleOptions {
+  /// The module's .wasm bytes (Node), instead of fetching it.
+  wasmBinary?: BufferSource;
+  /// Where to fetch a file the module needs (its .wasm), given its name.
   locateFile?: (path: string, scriptDirectory: string) => string;
   instantiateWasm?: (
     imports: WebAssembly.Imports,
@@ -240,5 +256,22 @@ export interface KernelLensOptions {
   printErr?: (text: string) => void;
 }
 
+/// Options of the wrapper: each module's .wasm bytes, and locateFile passed to both factories.
+export interface KernelLensOptions {
+  wasmBinaries?: { core?: BufferSource; lab?: BufferSource };
+  locateFile?: (path: string, scriptDirectory: string) => string;
+}
+
+/// The default export of kernel_lens_core.mjs.
+export type KernelLensCoreFactory = (options?: KernelLensModuleOptions) => Promise<KernelLensCoreModule>;
+/// The default export of kernel_lens_lab.mjs.
+export type KernelLensLabFactory = (options?: KernelLensModuleOptions) => Promise<KernelLensLabModule>;
+
+/// Both modules, instantiated together and merged.
 declare function createKernelLens(options?: KernelLensOptions): Promise<KernelLensModule>;
 export default createKernelLens;
+
+/// The embind functions a module exports, sorted (what kernel_lens_modules.json lists).
+export declare function embindFunctionNames(module: object): string[];
+/// The embind classes a module exports, sorted.
+export declare function embindClassNames(module: object): string[];

@@ -1,0 +1,7 @@
+/// Types of build/wasm/kernel_lens_lab.mjs and kernel_lens_lab_single.mjs (see kernel_lens.d.ts).
+import type { KernelLensLabFactory } from './kernel_lens';
+
+export type { KernelLensLabModule, KernelLensModuleOptions } from './kernel_lens';
+
+declare const createKernelLensLab: KernelLensLabFactory;
+export default createKernelLensLab;
