@@ -1,7 +1,10 @@
-/// The body of the Web Worker that owns the wasm module. It answers `{ id, calls: [{ fn, args }] }`
+/// The body of the Web Worker that owns the wasm modules. It answers `{ id, calls: [{ fn, args }] }`
 /// with `{ id, results }` (result buffers transferred) or `{ id, error: { name, message } }`.
-/// Calls are forwarded by name to the module's embind functions, so new widgets need no edit here.
-import type { KernelLensModule } from 'kernel-lens-wasm/kernel_lens.mjs';
+/// The core is two modules (kernel_lens_modules.json says which function lives where): the core
+/// module loads at start, the laboratory module only when a call first needs it, so a figure
+/// that never runs the laboratory never downloads it. Calls are forwarded by name to the modules'
+/// embind functions, so new widgets need no edit here.
+import manifest from 'kernel-lens-wasm/kernel_lens_modules.json';
 import type { CallRequest, CallResponse, ErrorPayload, ReadyMessage } from './protocol';
 
 interface WorkerScope {
@@ -12,11 +15,16 @@ const scope = self as unknown as WorkerScope;
 
 type CoreFunction = (...args: unknown[]) => unknown;
 
+/// The two parts of the core and how each is instantiated (worker.ts: from its .wasm file beside
+/// the page; worker-single.ts: the one-file modules with the wasm inlined).
+export type ModulePart = keyof typeof manifest;
+export type ModuleLoaders = Record<ModulePart, () => Promise<object>>;
+
 /// Embind marks the functions it exports with `argCount` (or an `overloadTable` when
 /// overloaded); runtime helpers and class constructors carry neither.
-function exportedFunctions(module: KernelLensModule): Map<string, CoreFunction> {
+function exportedFunctions(module: object): Map<string, CoreFunction> {
   const table = new Map<string, CoreFunction>();
-  const record = module as unknown as Record<string, unknown>;
+  const record = module as Record<string, unknown>;
   for (const name of Object.keys(record)) {
     const value = record[name];
     if (typeof value !== 'function' || !/^[a-z][A-Za-z0-9]*$/.test(name)) continue;
@@ -45,13 +53,28 @@ function errorPayload(error: unknown): ErrorPayload {
   return { name: 'Error', message: String(error) };
 }
 
-/// Serves calls once `module` has loaded (worker.ts: the module beside its .wasm file;
-/// worker-single.ts: the one-file module with the wasm inlined).
-export function serveCore(module: Promise<KernelLensModule>): void {
-  const loading = module.then((loaded) => ({ module: loaded, functions: exportedFunctions(loaded) }));
-  loading.then(
-    ({ functions }) => {
-      const ready: ReadyMessage = { id: 0, ready: true, functions: [...functions.keys()].sort() };
+/// Which part exports each function.
+const partOf = new Map<string, ModulePart>(
+  (Object.keys(manifest) as ModulePart[]).flatMap((part) => manifest[part].map((name) => [name, part] as const)),
+);
+
+/// Serves calls: the core module loads now, the laboratory on its first call. A part that failed
+/// to load is tried again by the next call that needs it.
+export function serveCore(loaders: ModuleLoaders): void {
+  const loading = new Map<ModulePart, Promise<Map<string, CoreFunction>>>();
+  const load = (part: ModulePart): Promise<Map<string, CoreFunction>> => {
+    let pending = loading.get(part);
+    if (!pending) {
+      pending = loaders[part]().then(exportedFunctions);
+      loading.set(part, pending);
+      pending.catch(() => loading.delete(part));
+    }
+    return pending;
+  };
+
+  load('core').then(
+    () => {
+      const ready: ReadyMessage = { id: 0, ready: true, functions: [...partOf.keys()].sort() };
       scope.postMessage(ready);
     },
     (error: unknown) => {
@@ -60,15 +83,24 @@ export function serveCore(module: Promise<KernelLensModule>): void {
     },
   );
 
+  /// The function `fn`, loading its part first if need be.
+  const resolve = async (fn: string): Promise<CoreFunction> => {
+    const part = partOf.get(fn);
+    if (!part) throw new TypeError(`the core has no function named "${fn}"`);
+    const functions = await load(part).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`the ${part === 'lab' ? 'laboratory' : 'core'} module could not be loaded (${reason})`);
+    });
+    const target = functions.get(fn);
+    if (!target) throw new TypeError(`the core has no function named "${fn}"`);
+    return target;
+  };
+
   scope.addEventListener('message', (event) => {
     const { id, calls } = event.data;
-    loading
-      .then(({ functions }) => {
-        const results = calls.map(({ fn, args }) => {
-          const target = functions.get(fn);
-          if (!target) throw new TypeError(`the core has no function named "${fn}"`);
-          return target(...(args as unknown[]));
-        });
+    Promise.all(calls.map(({ fn }) => resolve(fn)))
+      .then((targets) => {
+        const results = calls.map(({ args }, i) => (targets[i] as CoreFunction)(...(args as unknown[])));
         const response: CallResponse = { id, results };
         scope.postMessage(response, [...transferables(results)]);
       })

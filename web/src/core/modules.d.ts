@@ -1,0 +1,5 @@
+/// The build's list of which wasm module exports which function (scripts/ writes it beside them).
+declare module 'kernel-lens-wasm/kernel_lens_modules.json' {
+  const manifest: { core: string[]; lab: string[] };
+  export default manifest;
+}
