@@ -57,8 +57,11 @@ async function useText(page, text) {
 
 /// Asserts the inline message and that the chapter's data and prediction are still on screen.
 async function assertRefused(page, message) {
-  const shown = await waitForText(page.getByTestId('data-message'), /\S/);
-  assert.equal(shown, message + STILL_SHOWN);
+  // Waits for this message: the previous refusal's stays on screen until the core has answered.
+  const expected = message + STILL_SHOWN;
+  const escaped = expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const shown = await waitForText(page.getByTestId('data-message'), new RegExp(`^${escaped}$`));
+  assert.equal(shown, expected);
   assert.equal(await page.getByTestId('prediction').textContent(), CHAPTER_PREDICTION);
   assert.match(await page.getByTestId('data-summary').textContent(), /^3 rows; 1 key column/);
 }
