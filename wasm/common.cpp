@@ -2,6 +2,7 @@
 #include "common.hpp"
 
 #include <emscripten/emscripten.h>
+#include <malloc.h>
 
 #include <cmath>
 #include <cstring>
@@ -116,5 +117,17 @@ void set(val& object, const char* key, const val& value) { object.set(key, value
 void set(val& object, const char* key, double value) { object.set(key, val(value)); }
 
 void set(val& object, const char* key, bool value) { object.set(key, val(value)); }
+
+double heap_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
+
+val memory_usage() {
+  const struct mallinfo info = mallinfo();
+  const val count = val::module_property("count_emval_handles");
+  val out = val::object();
+  set(out, "heapBytes", heap_bytes());
+  set(out, "allocatedBytes", static_cast<double>(info.uordblks));
+  set(out, "liveHandles", count.typeOf().as<std::string>() == "function" ? count() : val::null());
+  return out;
+}
 
 }  // namespace kernel_lens::wasm

@@ -84,6 +84,12 @@ void set_array(val& object, const char* key, const Plain& m) {
 val string_array(const std::vector<std::string>& items);
 
 /// object[key] = value.
+/// This module's wasm linear memory in bytes (it only grows).
+double heap_bytes();
+/// { heapBytes, allocatedBytes (malloc'd and not freed), liveHandles (embind's emval handles) } of
+/// this module: the core exports it as memoryUsage, the laboratory as labMemoryUsage.
+val memory_usage();
+
 void set(val& object, const char* key, const val& value);
 void set(val& object, const char* key, double value);
 void set(val& object, const char* key, bool value);

@@ -203,6 +203,8 @@ export interface KernelLensLabModule {
   standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
   /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
   gridMinimum(bandwidths: Numbers, risks: Numbers): GridMinimum;
+  /// The laboratory module's memory use.
+  labMemoryUsage(): MemoryUsage;
 }
 
 export interface CsvTable {

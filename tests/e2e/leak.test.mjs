@@ -2,8 +2,8 @@
 // and 10,000 widget updates; the wasm heap, the malloc'd bytes, embind's live handles and the JS
 // heap must stay flat after warm-up.
 //
-// What is measured: `memoryUsage()` of the core (wasm memory size, bytes malloc'd and not freed,
-// `count_emval_handles()`), asked through the same worker protocol the bridge speaks; the page's
+// What is measured: `memoryUsage()` of the core module and `labMemoryUsage()` of the laboratory
+// module (wasm memory size, bytes malloc'd and not freed, `count_emval_handles()`), asked through the same worker protocol the bridge speaks; the page's
 // JS heap through CDP `Runtime.getHeapUsage` after a forced garbage collection.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -70,7 +70,14 @@ test('10,000 core calls through the worker leave wasm memory, allocations and ha
             return [{ fn: 'attention', args: [grid, keys, values, 1, 1, -h] }, { fn: 'olsWeights', args: [keys, [h], 1] }];
         }
       };
-      const usage = async () => (await run([{ fn: 'memoryUsage', args: [] }])).results[0];
+      /// Both modules' usage: the core's and the laboratory's (looCurve lives there).
+      const usage = async () => {
+        const { results } = await run([
+          { fn: 'memoryUsage', args: [] },
+          { fn: 'labMemoryUsage', args: [] },
+        ]);
+        return { core: results[0], lab: results[1] };
+      };
       let failures = 0;
       for (let i = 0; i < 600; i++) await run(step(i));
       const start = await usage();
@@ -85,9 +92,13 @@ test('10,000 core calls through the worker leave wasm memory, allocations and ha
     { url: new URL(`assets/${worker}`, site.url).href, updates: UPDATES },
   );
   assert.equal(result.failures, 0, 'the valid calls all succeeded');
-  assert.equal(result.end.heapBytes, result.start.heapBytes, 'wasm memory did not grow');
-  assert.ok(Math.abs(result.end.allocatedBytes - result.start.allocatedBytes) <= 4096, `malloc'd bytes ${JSON.stringify(result)}`);
-  assert.equal(result.end.liveHandles, result.start.liveHandles, 'embind handles');
+  for (const part of ['core', 'lab']) {
+    const start = result.start[part];
+    const end = result.end[part];
+    assert.equal(end.heapBytes, start.heapBytes, `${part}: wasm memory did not grow`);
+    assert.ok(Math.abs(end.allocatedBytes - start.allocatedBytes) <= 4096, `${part}: malloc'd bytes ${JSON.stringify(result)}`);
+    assert.equal(end.liveHandles, start.liveHandles, `${part}: embind handles`);
+  }
   assert.deepEqual(errors, []);
 });
 

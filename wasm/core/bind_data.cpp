@@ -1,7 +1,4 @@
 // JavaScript surface of the reader's own data (parseCsv) and of the module's memory use.
-#include <emscripten/emscripten.h>
-#include <malloc.h>
-
 #include "common.hpp"
 #include "kernel_lens/csv.hpp"
 
@@ -35,27 +32,13 @@ val csv_limits_js() {
   return out;
 }
 
-/// The wasm linear memory in bytes (it only grows).
-double heap_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
-
-/// { heapBytes, allocatedBytes (malloc'd and not freed), liveHandles (embind's emval handles) }.
-val memory_usage_js() {
-  const struct mallinfo info = mallinfo();
-  const val count = val::module_property("count_emval_handles");
-  val out = val::object();
-  set(out, "heapBytes", heap_bytes());
-  set(out, "allocatedBytes", static_cast<double>(info.uordblks));
-  set(out, "liveHandles", count.typeOf().as<std::string>() == "function" ? count() : val::null());
-  return out;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kernel_lens_data) {
   function_with_optional_arguments<1, parse_csv_js>("parseCsv");
   emscripten::function("csvLimits", &csv_limits_js);
   emscripten::function("heapBytes", &heap_bytes);
-  emscripten::function("memoryUsage", &memory_usage_js);
+  emscripten::function("memoryUsage", &memory_usage);
 }
 
 }  // namespace kernel_lens::wasm

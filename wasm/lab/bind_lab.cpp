@@ -152,4 +152,5 @@ EMSCRIPTEN_BINDINGS(kernel_lens_lab) {
   function_with_optional_arguments<5, loo_curve_js>("looCurve");
   function_with_optional_arguments<1, bandwidth_selection_js>("bandwidthSelection");
   function_with_optional_arguments<1, standardize_exercise_js>("standardizeExercise");
+  emscripten::function("labMemoryUsage", &memory_usage);
 }
