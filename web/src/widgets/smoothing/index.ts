@@ -42,6 +42,10 @@ interface Laboratory {
 const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] =>
   Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN }));
 
+/// Chart points of each computed curve, built once per curve: a drag recomputes one bandwidth,
+/// so the other curves keep their arrays and Chart.js does not parse them again.
+const curvePoints = new WeakMap<Float64Array, XY[]>();
+
 export default defineWidget({
   name: 'smoothing',
   title: 'Bandwidth is a smoothness dial',
@@ -102,6 +106,16 @@ export default defineWidget({
       return colors.series[i % colors.series.length] ?? colors.orange;
     }
 
+    function curveData(dense: Float64Array, curve: Float64Array | null | undefined): XY[] {
+      if (!curve) return [];
+      let data = curvePoints.get(curve);
+      if (!data) {
+        data = points(dense, curve);
+        curvePoints.set(curve, data);
+      }
+      return data;
+    }
+
     function paint(): void {
       const current = lab;
       if (!current) return;
@@ -110,8 +124,12 @@ export default defineWidget({
           {
             label: 'truth',
             data: current.truthPoints,
+            // Curves on the sorted dense grid: no gaps to look for, x already in order.
+            normalized: true,
+            spanGaps: true,
             showLine: true,
             borderColor: colors.truth,
+            backgroundColor: colors.truth,
             borderWidth: 2,
             pointRadius: 0,
             order: 2,
@@ -126,7 +144,9 @@ export default defineWidget({
           },
           ...state.bandwidths.map((h, i) => ({
             label: `h=${fixed(h, 2)}`,
-            data: curves[i] ? points(current.dense, curves[i] as Float64Array) : [],
+            data: curveData(current.dense, curves[i]),
+            normalized: true,
+            spanGaps: true,
             showLine: true,
             borderColor: curveColor(i),
             backgroundColor: curveColor(i),
