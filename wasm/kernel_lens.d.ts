@@ -154,6 +154,8 @@ export interface KernelLensCoreModule {
   logScores(queries: Numbers, keys: Numbers, d: number, bandwidth: number, kernel?: KernelName): Float64Array;
   /// ‖q_r − k_i‖², (m, n).
   squaredDistances(queries: Numbers, keys: Numbers, d: number): Float64Array;
+  /// The unscaled scores s = −‖q−k‖², (m·n): softmax(s / τ) with τ = 2h² is the Gaussian weights.
+  distanceScores(queries: Numbers, keys: Numbers, d: number): Float64Array;
   /// q_rᵀ k_i, (m, n).
   dotProductScores(queries: Numbers, keys: Numbers, d: number): Float64Array;
   rowSoftmax(scores: Numbers, n: number): Float64Array;

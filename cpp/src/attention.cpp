@@ -108,6 +108,12 @@ KERNEL_LENS_COLD RowMatrix dot_product_scores(const MatrixRef& queries, const Ma
   return row_dot_products(queries, keys);
 }
 
+KERNEL_LENS_COLD RowMatrix distance_scores(const MatrixRef& queries, const MatrixRef& keys) {
+  RowMatrix scores = squared_distances(queries, keys);
+  scores = -scores;
+  return scores;
+}
+
 KERNEL_LENS_COLD UnderflowReport underflow_report(const VectorRef& query, const MatrixRef& keys, double bandwidth) {
   check_bandwidth(bandwidth);
   check_query(query, keys);

@@ -181,6 +181,21 @@ TEST_CASE("dot-product scores: magnitude participates (section 12.6)", "[attenti
   }
 }
 
+TEST_CASE("distance scores are minus the squared distances, and softmax(s / 2h^2) is the kernel's weights", "[attention]") {
+  for (const auto& example : core_fixture()["attention_cases"]) {
+    const auto d = example["d"].get<Eigen::Index>();
+    const RowMatrix queries = matrix(example["queries"], d);
+    const RowMatrix keys = matrix(example["keys"], d);
+    const RowMatrix expected = -matrix(example["squared_distances"], keys.rows());
+    CHECK(max_abs_difference(distance_scores(queries, keys), expected) < 1e-13);
+    if (example["kernel"].get<std::string>() != "gaussian" || !example["empty_rows"].empty()) continue;
+    const double bandwidth = example["bandwidth"].get<double>();
+    const RowMatrix weights = softmax_with_temperature(distance_scores(queries, keys), temperature_from_bandwidth(bandwidth));
+    CHECK(max_abs_difference(weights, matrix(example["weights"], keys.rows())) < 1e-12);
+  }
+  REQUIRE_THROWS_AS(distance_scores(RowMatrix::Zero(1, 1), RowMatrix::Zero(2, 2)), std::invalid_argument);
+}
+
 TEST_CASE("mixtures: A V row by row and A v for one value column (eq. 12.7)", "[attention]") {
   RowMatrix weights(2, 3);
   weights << 0.5, 0.25, 0.25,  //

@@ -106,7 +106,8 @@ describe('the chapter\'s numbers', () => {
     assert.equal(kl.bandwidthFromTemperature(2), 1);
     const example = fixture.attention_cases[2];
     const n = example.keys.length / example.d;
-    const unscaled = kl.squaredDistances(example.queries, example.keys, example.d).map((x) => -x);
+    const unscaled = kl.distanceScores(example.queries, example.keys, example.d);
+    assert.ok(maxAbsDifference(unscaled, example.squared_distances.map((x) => -x)) < 1e-13);
     const tau = kl.temperatureFromBandwidth(example.bandwidth);
     assert.ok(maxAbsDifference(kl.softmaxWithTemperature(unscaled, n, tau), example.weights) < 1e-12);
   });

@@ -34,7 +34,7 @@ test('each function sits in the module the figures need it from', () => {
     assert.ok(manifest.lab.includes(name), name);
   for (const name of ['attention', 'olsPredict', 'olsWeights', 'chapterDataset', 'truth', 'linspace', 'underflowReport',
     'temperatureFromBandwidth', 'bandwidthFromTemperature', 'squaredDistances', 'rowSoftmax', 'nearestKeyLimit',
-    'uniformLimit', 'logScores', 'dotProductScores', 'softmaxWithTemperature', 'sortedKeyPosition', 'maxRowSumError',
+    'uniformLimit', 'logScores', 'dotProductScores', 'distanceScores', 'softmaxWithTemperature', 'sortedKeyPosition', 'maxRowSumError',
     'parseCsv', 'csvLimits', 'memoryUsage'])
     assert.ok(manifest.core.includes(name), name);
 });

@@ -129,6 +129,7 @@ EMSCRIPTEN_BINDINGS(kernel_lens_core) {
   function_with_optional_arguments<5, log_scores_js>("logScores");
   function_with_optional_arguments<3, pairwise_js<squared_distances>>("squaredDistances");
   function_with_optional_arguments<3, pairwise_js<dot_product_scores>>("dotProductScores");
+  function_with_optional_arguments<3, pairwise_js<distance_scores>>("distanceScores");
   function_with_optional_arguments<2, row_softmax_js>("rowSoftmax");
   function_with_optional_arguments<3, softmax_with_temperature_js>("softmaxWithTemperature");
   function_with_optional_arguments<2, naive_normalize_js>("naiveNormalize");

@@ -43,6 +43,9 @@ Vector uniform_limit(Eigen::Index n);
 
 /// Dot-product scores \f$ q_r^\top k_i \f$, (m, n): the other similarity of section 12.6.
 RowMatrix dot_product_scores(const MatrixRef& queries, const MatrixRef& keys);
+/// Unscaled distance scores \f$ s_{ri} = -\|q_r - k_i\|^2 \f$, (m, n): with \f$ \tau = 2h^2 \f$,
+/// softmax(s / tau) row by row is the Gaussian kernel's normalized weights (section 12.3).
+RowMatrix distance_scores(const MatrixRef& queries, const MatrixRef& keys);
 
 /// The far-query trap of section 12.5 for one query and the Gaussian kernel, side by side.
 /// Sums run in NumPy's pairwise order, so the measured gaps match the chapter's printout.

@@ -195,13 +195,12 @@ export default defineWidget({
       try {
         const first = await scoresChannel.request([
           call('dotProductScores', requested.q, keys, 2),
-          call('squaredDistances', requested.q, keys, 2),
+          call('distanceScores', requested.q, keys, 2),
           call('dotProductScores', keys, keys, 2),
         ] as const);
         if (!first) return;
-        const [dot, distances, gram] = first;
-        /// The distance score s = −‖q − k‖².
-        const negativeDistance = Float64Array.from(distances, (d2) => -d2);
+        /// `negativeDistance`: the distance score s = −‖q − k‖².
+        const [dot, negativeDistance, gram] = first;
         const second = await weightsChannel.request([call('rowSoftmax', dot, 2), call('rowSoftmax', negativeDistance, 2)] as const);
         if (!second) return;
         host.clearError();

@@ -159,14 +159,13 @@ export default defineWidget({
         const first = await scores.request([
           call('temperatureFromBandwidth', requested.h),
           call('attention', q, requested.keys, requested.keys, 1, 1, requested.h),
-          call('squaredDistances', q, requested.keys, 1),
+          call('distanceScores', q, requested.keys, 1),
           call('nearestKeyLimit', q, requested.keys, 1),
           call('uniformLimit', n),
         ] as const);
         if (!first) return;
-        const [tau, kernel, distances, nearest, uniform] = first;
-        /// The unscaled score of equation 12.5: s = −‖q − k‖².
-        const unscaled = Float64Array.from(distances, (d2) => -d2);
+        /// `unscaled`: the score of equation 12.5, s = −‖q − k‖².
+        const [tau, kernel, unscaled, nearest, uniform] = first;
         const second = await softmax.request([call('softmaxWithTemperature', unscaled, n, tau)] as const);
         if (!second) return;
         host.clearError();
