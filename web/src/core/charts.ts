@@ -132,24 +132,53 @@ export function createChart<T extends ChartType>(
     plugins: { legend: { display: false }, ...config.options?.plugins },
   };
   const chart = new Chart(canvas, { ...config, options } as ChartConfiguration<T>);
-  attachInShadowRoots(chart as unknown as Chart);
+  if (!chart.attached) {
+    // Chart.js would size and draw every chart of a figure in the task that adds the figure to
+    // the page; each chart's first layout and draw gets a task of its own instead.
+    chart.unbindEvents();
+    queueAttach(chart as unknown as Chart);
+  }
   return chart;
 }
 
-/// Chart.js notices a canvas entering the page with a MutationObserver on the document, which
-/// never sees nodes added inside a shadow root (<kernel-lens-figure>). A chart created detached
-/// and still unattached once its canvas is connected re-binds its events: it then sizes itself
-/// and follows its box like any other.
-function attachInShadowRoots(chart: Chart, framesLeft = 600): void {
-  requestAnimationFrame(() => {
-    if (chart.attached || !chart.canvas || framesLeft <= 0) return;
-    if (!chart.canvas.isConnected) {
-      attachInShadowRoots(chart, framesLeft - 1);
-      return;
+/// Charts created detached, waiting to be attached once their canvas is in the page, with the
+/// frames each may still wait (a canvas that never arrives stops being watched).
+const waiting = new Map<Chart, number>();
+let attachPending = false;
+
+function queueAttach(chart: Chart): void {
+  waiting.set(chart, 600);
+  scheduleAttach(false);
+}
+
+function scheduleAttach(nextFrame: boolean): void {
+  if (attachPending || waiting.size === 0) return;
+  attachPending = true;
+  const run = (): void => {
+    attachPending = false;
+    attachOne();
+  };
+  if (nextFrame) requestAnimationFrame(() => setTimeout(run, 0));
+  else setTimeout(run, 0);
+}
+
+/// Attaches one connected chart (it sizes itself, draws, and from then on follows its box);
+/// binding again also covers canvases inside a shadow root (<kernel-lens-figure>), which
+/// Chart.js' document-wide MutationObserver never sees.
+function attachOne(): void {
+  let attachedOne = false;
+  for (const [chart, framesLeft] of waiting) {
+    if (!chart.canvas || chart.attached || framesLeft <= 0) {
+      waiting.delete(chart);
+    } else if (!attachedOne && chart.canvas.isConnected) {
+      waiting.delete(chart);
+      chart.bindEvents();
+      attachedOne = true;
+    } else if (!attachedOne) {
+      waiting.set(chart, framesLeft - 1);
     }
-    chart.unbindEvents();
-    chart.bindEvents();
-  });
+  }
+  scheduleAttach(!attachedOne);
 }
 
 /// Bar values in Chart.js' pre-parsed form ({ x: category index, y: value }).
