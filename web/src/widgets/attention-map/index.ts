@@ -3,7 +3,7 @@
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
 import { barPoints, chartCanvas, createChart, onThemeChange, palette, recolorAxes, scheduleFrame, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise, scientific } from '../../core/format';
+import { fixed, scientific } from '../../core/format';
 import { evenTickIndices, Heatmap, type HeatmapTick } from '../../core/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';

@@ -1,8 +1,8 @@
 /// Exercise 1's reveal: the convexity proof in three steps, checked live on the keys −2…2 with
 /// editable targets — NW weights nonnegative and summing to one keep the prediction in
 /// [min v, max v]; the signed OLS weights break step 1 and the prediction escapes.
-import { controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
+import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
+import { fixed } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -75,20 +75,8 @@ export default defineWidget({
     const table = dataTable('Weights per key: OLS λ against Nadaraya–Watson α', ['key', 'target v', 'OLS λ', 'NW α']);
     const summary = dataTable('The three steps, checked', ['check', 'OLS λ', 'NW α']);
 
-    const query = slider({
-      label: 'query q',
-      spec: params.q,
-      value: state.q,
-      format: (q) => fixed(q, 2),
-      onInput: (q) => update({ q }),
-    });
-    const bandwidth = slider({
-      label: 'bandwidth h',
-      spec: params.h,
-      value: state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => update({ h }),
-    });
+    const query = querySlider(params.q, state.q, (q) => update({ q }));
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
     const editor = targetEditor({
       targets: state.targets,
       range: TARGET_RANGE,

@@ -1,6 +1,6 @@
 /// Exercise 2's reveal: the OLS target weights on the keys −2…2 at q = 1.5, their sum, the
 /// negative entry, and a target vector of the reader's choice whose prediction may leave the range.
-import { controlRow, dataTable, slider } from '../../core/controls';
+import { controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
@@ -71,13 +71,7 @@ export default defineWidget({
 
     const table = dataTable('OLS target weights per key', ['key', 'λ (2 d.p.)', 'λ (4 d.p.)', 'target y']);
 
-    const query = slider({
-      label: 'query q',
-      spec: params.q,
-      value: state.q,
-      format: (q) => fixed(q, 2),
-      onInput: (q) => update({ q }),
-    });
+    const query = querySlider(params.q, state.q, (q) => update({ q }));
 
     const tryHeading = document.createElement('p');
     tryHeading.textContent =

@@ -1,6 +1,6 @@
 /// Section 12.6's job table beside a small live attention computation (the three-point lookup as a
 /// memory bank): selecting a job highlights the part of the computation that does it.
-import { controlRow, slider } from '../../core/controls';
+import { bandwidthSlider, controlRow, querySlider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { typeset } from '../../core/math-text';
 import { call } from '../../core/protocol';
@@ -163,20 +163,8 @@ export default defineWidget({
     const linkLine = document.createElement('p');
     linkLine.append('The same computation drawn as Figure 12.1: ', lookupLink, '.');
 
-    const query = slider({
-      label: 'query q',
-      spec: params.q,
-      value: state.q,
-      format: (q) => fixed(q, 2),
-      onInput: (q) => update({ q }),
-    });
-    const bandwidth = slider({
-      label: 'bandwidth h',
-      spec: params.h,
-      value: state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => update({ h }),
-    });
+    const query = querySlider(params.q, state.q, (q) => update({ q }));
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
 
     const layout = document.createElement('div');
     layout.className = 'kl-bank__layout';

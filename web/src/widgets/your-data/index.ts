@@ -3,7 +3,7 @@
 /// A refused table leaves the last good data on screen with a message naming the row and column.
 import type { CsvTable, KernelName } from 'kernel-lens-wasm/kernel_lens.mjs';
 import { onThemeChange } from '../../core/charts';
-import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
+import { bandwidthSlider, button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise, significant } from '../../core/format';
 import { evenTickIndices, Heatmap } from '../../core/heatmap';
 import { call } from '../../core/protocol';
@@ -177,13 +177,7 @@ export default defineWidget({
     kernelSelect.addEventListener('change', () => update({ kernel: kernelSelect.value as KernelName }));
     const kernelLabel = element('label', 'kl-control kl-your-data__kernel-control', 'kernel ');
     kernelLabel.append(kernelSelect);
-    const bandwidth = slider({
-      label: 'bandwidth h',
-      spec: params.h,
-      value: state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => update({ h }),
-    });
+    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
     let query: Slider = makeQuery({ min: params.q.default - 3, max: params.q.default + 3 });
     const queryBox = element('div', 'kl-your-data__query');
     queryBox.append(query.element);
