@@ -327,12 +327,8 @@ function flush(inFrame: boolean): void {
   for (const [chart, edits] of scheduled) {
     if (performance.now() - start > FRAME_BUDGET) break;
     scheduled.delete(chart);
-    const began = timingEnabled ? performance.now() : 0;
     for (const edit of edits) edit();
     chart.update('none');
-    if (timingEnabled) {
-      performance.measure('kernel-lens:chart-update', { start: began, detail: chart.canvas?.dataset.exportName ?? chart.canvas?.getAttribute('aria-label') });
-    }
   }
   if (scheduled.size > 0) queueFlush();
   markPainted(issuedAt, inFrame);
