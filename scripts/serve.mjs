@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A tiny static server for dist/ (no dependencies). `node scripts/serve.mjs` serves on
-// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers }).
+// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, isolated }).
+// It sends the headers that make the page cross-origin isolated (see ISOLATION_HEADERS).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -24,12 +25,22 @@ const TYPES = {
   '.map': 'application/json; charset=utf-8',
 };
 
+/// Cross-origin isolation: with these the page gets SharedArrayBuffer, and the figures answer a
+/// slider's input within the frame that handled it (web/src/core/mailbox.ts). The resource policy
+/// lets pages on other origins keep loading the site's files (iframes, <kernel-lens-figure>).
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-/// Serves `root` on 127.0.0.1:`port` (0 = any free port) with extra response `headers`.
-/// Resolves to { url, port, close() }.
-export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers = {} } = {}) {
+/// Serves `root` on 127.0.0.1:`port` (0 = any free port) with extra response `headers`, and the
+/// isolation headers unless `isolated` is false. Resolves to { url, port, close() }.
+export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, isolated = true } = {}) {
   const base = resolve(root);
+  const headers = { ...(isolated ? ISOLATION_HEADERS : {}), ...extra };
   const server = createServer(async (request, response) => {
     try {
       const { pathname } = new URL(request.url ?? '/', 'http://localhost');

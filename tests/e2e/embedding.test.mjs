@@ -52,7 +52,8 @@ before(async () => {
   site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
   hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-host-'));
   await writeFile(join(hostDir, 'index.html'), hostPage(site.url));
-  host = await startServer({ root: hostDir });
+  // Course notes: an ordinary page, not cross-origin isolated.
+  host = await startServer({ root: hostDir, isolated: false });
   browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 });
 

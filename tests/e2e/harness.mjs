@@ -28,11 +28,12 @@ export const CHROMIUM_ARGS = [
 /// Starts the server and the browser once per test file: { url, browser, newPage, close }.
 /// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
 /// collects console errors and uncaught exceptions.
-export async function openSite({ headers, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
+/// `isolated: false` serves the site without the cross-origin isolation headers.
+export async function openSite({ headers, isolated = true, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
   if (!existsSync(`${distDir}index.html`)) {
     throw new Error('dist/ is missing: run `npm run build:web` first');
   }
-  const server = await startServer({ root: distDir, headers });
+  const server = await startServer({ root: distDir, headers, isolated });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
   const contexts = [];
   async function newPage(path, options = {}) {

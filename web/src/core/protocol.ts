@@ -25,7 +25,17 @@ export type CoreResults<C extends readonly CoreCall[]> = {
 export interface CallRequest {
   id: number;
   calls: readonly CoreCall[];
+  /// The page is waiting for this answer in the mailbox (see mailbox.ts): put it there if it fits.
+  wait?: boolean;
 }
+
+/// Hands the worker the mailbox it shares with the page (cross-origin isolated pages only).
+export interface MailboxRequest {
+  id: -1;
+  mailbox: SharedArrayBuffer;
+}
+
+export type PageMessage = CallRequest | MailboxRequest;
 
 export interface ErrorPayload {
   name: string;
@@ -40,8 +50,11 @@ export interface ReadyMessage {
   error?: ErrorPayload;
 }
 
+/// `elapsed`: milliseconds the worker spent on the calls. `inMailbox`: `{ results, elapsed }` is
+/// in the mailbox (the page may have taken it already, while it waited).
 export type CallResponse =
-  | { id: number; results: unknown[] }
+  | { id: number; results: unknown[]; elapsed: number }
+  | { id: number; inMailbox: true; elapsed: number }
   | { id: number; error: ErrorPayload };
 
 export type WorkerMessage = ReadyMessage | CallResponse;

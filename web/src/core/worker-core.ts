@@ -5,11 +5,12 @@
 /// that never runs the laboratory never downloads it. Calls are forwarded by name to the modules'
 /// embind functions, so new widgets need no edit here.
 import manifest from 'kernel-lens-wasm/kernel_lens_modules.json';
-import type { CallRequest, CallResponse, ErrorPayload, ReadyMessage } from './protocol';
+import { post } from './mailbox';
+import type { CallResponse, ErrorPayload, PageMessage, ReadyMessage } from './protocol';
 
 interface WorkerScope {
   postMessage(message: unknown, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<CallRequest>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<PageMessage>) => void): void;
 }
 const scope = self as unknown as WorkerScope;
 
@@ -96,12 +97,29 @@ export function serveCore(loaders: ModuleLoaders): void {
     return target;
   };
 
+  /// Shared with the page when it is cross-origin isolated (see mailbox.ts).
+  let mailbox: SharedArrayBuffer | null = null;
+
   scope.addEventListener('message', (event) => {
-    const { id, calls } = event.data;
+    const request = event.data;
+    if (!('calls' in request)) {
+      mailbox = request.mailbox;
+      return;
+    }
+    const { id, calls, wait } = request;
+    const start = performance.now();
     Promise.all(calls.map(({ fn }) => resolve(fn)))
       .then((targets) => {
         const results = calls.map(({ args }, i) => (targets[i] as CoreFunction)(...(args as unknown[])));
-        const response: CallResponse = { id, results };
+        const elapsed = performance.now() - start;
+        // The page may be waiting for these results in the mailbox; the message tells it they are
+        // there if it stopped waiting.
+        if (wait && mailbox && post(mailbox, id, { results, elapsed })) {
+          const response: CallResponse = { id, inMailbox: true, elapsed };
+          scope.postMessage(response);
+          return;
+        }
+        const response: CallResponse = { id, results, elapsed };
         scope.postMessage(response, [...transferables(results)]);
       })
       .catch((error: unknown) => {
