@@ -232,6 +232,65 @@ export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOpti
   });
 }
 
+/// A curve given as two arrays (x in increasing order, y), drawn by `curveLayer` straight from
+/// the arrays: a dense curve (601 queries) would otherwise be 601 Chart.js point elements to
+/// place, style and draw on every frame of a drag.
+export interface CurveArrays {
+  xs: ArrayLike<number>;
+  ys: ArrayLike<number>;
+}
+
+type CurveDataset = { klCurve?: CurveArrays; borderColor?: unknown; borderWidth?: unknown; borderDash?: unknown };
+
+/// A dataset drawn by `curveLayer`: it holds no points (its legend entry and its place in the
+/// dataset list are Chart.js' as usual), its line is the arrays' polyline in `look`'s colour,
+/// width and dash.
+export function curveDataset<T extends object>(look: T, curve: CurveArrays): T & { data: never[] } {
+  return { ...look, data: [], klCurve: curve };
+}
+
+/// Draws the `curveDataset`s of a chart below its other datasets, in dataset order, clipped to
+/// the plot area. A non-finite y breaks the line.
+export const curveLayer: Plugin = {
+  id: 'klCurveLayer',
+  beforeDatasetsDraw(chart) {
+    const { ctx, chartArea: area } = chart;
+    const x = chart.scales.x;
+    const y = chart.scales.y;
+    if (!x || !y) return;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+    ctx.clip();
+    ctx.lineJoin = 'round';
+    chart.data.datasets.forEach((dataset, index) => {
+      const { klCurve: curve, borderColor, borderWidth, borderDash } = dataset as CurveDataset;
+      if (!curve || !chart.isDatasetVisible(index)) return;
+      const n = Math.min(curve.xs.length, curve.ys.length);
+      ctx.strokeStyle = typeof borderColor === 'string' ? borderColor : palette().text;
+      ctx.lineWidth = typeof borderWidth === 'number' ? borderWidth : 1.5;
+      ctx.setLineDash(Array.isArray(borderDash) ? (borderDash as number[]) : []);
+      ctx.beginPath();
+      let drawing = false;
+      for (let i = 0; i < n; i++) {
+        const xv = curve.xs[i] as number;
+        const yv = curve.ys[i] as number;
+        if (!Number.isFinite(xv) || !Number.isFinite(yv)) {
+          drawing = false;
+          continue;
+        }
+        const px = x.getPixelForValue(xv);
+        const py = y.getPixelForValue(yv);
+        if (drawing) ctx.lineTo(px, py);
+        else ctx.moveTo(px, py);
+        drawing = true;
+      }
+      ctx.stroke();
+    });
+    ctx.restore();
+  },
+};
+
 /// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`.
 export function barValueLabels(format: (value: number) => string, datasets?: readonly number[]): Plugin<'bar'> {
   return {
@@ -328,7 +387,7 @@ function flush(inFrame: boolean): void {
     if (performance.now() - start > FRAME_BUDGET) break;
     scheduled.delete(chart);
     for (const edit of edits) edit();
-    chart.update('none');
+    redraw(chart);
   }
   if (scheduled.size > 0) queueFlush();
   markPainted(issuedAt, inFrame);
@@ -339,6 +398,58 @@ function queueFlush(): void {
   flushQueued = true;
   if (drewThisFrame) requestAnimationFrame(() => flush(true));
   else queueMicrotask(() => flush(false));
+}
+
+/// The layout each chart was last laid out for (see layoutKey).
+const laidOut = new WeakMap<Chart, string>();
+
+/// What a chart's layout (axes, ticks, legend, chart area) depends on, as a string: its size,
+/// labels, datasets' names, types and visibility, and options. Null when the data itself moves
+/// the layout: an axis without a fixed range follows the data.
+function layoutKey(chart: Chart): string | null {
+  for (const scale of Object.values(chart.scales)) {
+    if (scale.type === 'category') continue;
+    if (!Number.isFinite(scale.options.min) || !Number.isFinite(scale.options.max)) return null;
+  }
+  try {
+    // A label's digits change as a slider moves (the legend's "h=0.18"); in the charts' fonts
+    // digits are all one width, so the legend keeps its size and only its text is rebuilt.
+    const datasets = chart.data.datasets.map((dataset, i) => [dataset.type, dataset.label?.replace(/\d/g, '0'), chart.isDatasetVisible(i)]);
+    return JSON.stringify([chart.width, chart.height, chart.data.labels, datasets, chart.config.options]);
+  } catch {
+    return null;
+  }
+}
+
+/// Chart.js' update without the layout: the datasets take their new data and styles and the
+/// chart is drawn on the axes it has. These are Chart.js internals (4.x): when they are missing,
+/// false, and the caller runs the full update.
+function updateData(chart: Chart): boolean {
+  const internal = chart as unknown as { _updateDatasets?: (mode: string) => void };
+  if (typeof internal._updateDatasets !== 'function') return false;
+  const controllers = chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).controller as unknown as {
+    buildOrUpdateElements?: (reset: boolean) => void;
+  } | undefined);
+  if (!controllers.every((controller) => typeof controller?.buildOrUpdateElements === 'function')) return false;
+  for (const controller of controllers) controller?.buildOrUpdateElements?.(false);
+  internal._updateDatasets('none');
+  // What the legend does after an update: its entries follow the datasets' labels and colours.
+  const legend = (chart as unknown as { legend?: { buildLabels?: () => void; adjustHitBoxes?: () => void } }).legend;
+  legend?.buildLabels?.();
+  legend?.adjustHitBoxes?.();
+  chart.render();
+  return true;
+}
+
+/// Redraws a chart after its data changed. While nothing its layout depends on changed (a
+/// slider drag: new weights and curves on the same axes), only the datasets are updated; Chart.js'
+/// full update would measure and place every axis again, the larger part of an update's time.
+function redraw(chart: Chart): void {
+  const key = layoutKey(chart);
+  if (key !== null && chart.attached && laidOut.get(chart) === key && updateData(chart)) return;
+  chart.update('none');
+  if (key === null) laidOut.delete(chart);
+  else laidOut.set(chart, key);
 }
 
 /// Applies `edit` to the chart's data and redraws it as soon as the current task's edits are in

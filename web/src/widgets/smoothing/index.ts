@@ -1,6 +1,6 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
-import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, curveDataset, curveLayer, onThemeChange, palette, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -34,17 +34,12 @@ interface Laboratory {
   observedValues: Float64Array;
   dense: Float64Array;
   truth: Float64Array;
-  /// Chart points of the truth curve and the noisy sample, built once.
-  truthPoints: XY[];
+  /// Chart points of the noisy sample, built once.
   samplePoints: XY[];
 }
 
 const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] =>
   Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN }));
-
-/// Chart points of each computed curve, built once per curve: a drag recomputes one bandwidth,
-/// so the other curves keep their arrays and Chart.js does not parse them again.
-const curvePoints = new WeakMap<Float64Array, XY[]>();
 
 export default defineWidget({
   name: 'smoothing',
@@ -92,6 +87,8 @@ export default defineWidget({
           y: { type: 'linear', min: -2, max: 2, title: { display: true, text: 'prediction' } },
         },
       },
+      // The truth and the prediction curves: 601 points each, drawn from the core's arrays.
+      plugins: [curveLayer],
     });
     const sliderRow = controlRow();
     const addButton = button('Add a bandwidth', () => {
@@ -106,54 +103,28 @@ export default defineWidget({
       return colors.series[i % colors.series.length] ?? colors.orange;
     }
 
-    function curveData(dense: Float64Array, curve: Float64Array | null | undefined): XY[] {
-      if (!curve) return [];
-      let data = curvePoints.get(curve);
-      if (!data) {
-        data = points(dense, curve);
-        curvePoints.set(curve, data);
-      }
-      return data;
-    }
-
     function paint(): void {
       const current = lab;
       if (!current) return;
       scheduleFrame(chart as unknown as Chart, () => {
         setDatasets(chart, [
-          {
-            label: 'truth',
-            data: current.truthPoints,
-            // Curves on the sorted dense grid: no gaps to look for, x already in order.
-            normalized: true,
-            spanGaps: true,
-            showLine: true,
-            borderColor: colors.truth,
-            backgroundColor: colors.truth,
-            borderWidth: 2,
-            pointRadius: 0,
-            order: 2,
-          },
+          curveDataset(
+            { label: 'truth', borderColor: colors.truth, backgroundColor: colors.truth, borderWidth: 2, pointRadius: 0 },
+            { xs: current.dense, ys: current.truth },
+          ),
           {
             label: 'one noisy sample',
             data: current.samplePoints,
             backgroundColor: withAlpha(colors.sample, 0.72),
             borderColor: withAlpha(colors.sample, 0.72),
             pointRadius: 2.5,
-            order: 0,
           },
-          ...state.bandwidths.map((h, i) => ({
-            label: `h=${fixed(h, 2)}`,
-            data: curveData(current.dense, curves[i]),
-            normalized: true,
-            spanGaps: true,
-            showLine: true,
-            borderColor: curveColor(i),
-            backgroundColor: curveColor(i),
-            borderWidth: 1.8,
-            pointRadius: 0,
-            order: 1,
-          })),
+          ...state.bandwidths.map((h, i) =>
+            curveDataset(
+              { label: `h=${fixed(h, 2)}`, borderColor: curveColor(i), backgroundColor: curveColor(i), borderWidth: 1.8, pointRadius: 0 },
+              { xs: current.dense, ys: curves[i] ?? new Float64Array(0) },
+            ),
+          ),
         ]);
       });
     }
@@ -254,7 +225,6 @@ export default defineWidget({
           observedValues: dataset.observedValues,
           dense,
           truth,
-          truthPoints: points(dense, truth),
           samplePoints: points(dataset.keys, dataset.observedValues),
         };
         waiting();
