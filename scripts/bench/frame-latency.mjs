@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // Input-to-painted-frame latency of the bandwidth sliders in Chromium: p50 / p95 per figure.
-// A slider moves one step per input and dispatches its `input` event (as a drag does: Chromium
-// delivers pointer input at the start of a frame). For each input we report when the core's
-// answer reached the page ("result") and the first painted frame whose charts show data
-// requested at or after it ("painted"); pages opened with `kl-timing` leave the
-// `kernel-lens:result` / `kernel-lens:frame` marks (see web/src/core/timing.ts). Every figure is
-// measured under two frame clocks (see MODES) beside a floor: the least any figure whose numbers
-// come from a worker can do. Goal: p95 < 16 ms.
+// The mouse drags each slider's thumb (real input through Chromium's input pipeline, which hands
+// a drag's moves to the page at the start of a frame), about one move per frame. For each
+// `input` event the slider fires we report, from the event's time stamp, when the core's answer
+// reached the page ("result") and when the first frame that shows it was rendered ("painted");
+// pages opened with `kl-timing` leave the `kernel-lens:result` / `kernel-lens:frame` marks (see
+// web/src/core/timing.ts). Every figure is measured under the MODES below beside a floor.
+// Goal: p95 < 16 ms.
 // Builds the site first (into $KERNEL_LENS_DIST when set) unless KERNEL_LENS_BENCH_NO_BUILD is
-// set; KERNEL_LENS_BENCH_INPUTS sets the inputs per figure (300), KERNEL_LENS_BENCH_ONLY picks
-// figures by name.
+// set; KERNEL_LENS_BENCH_INPUTS sets the moves per figure (300), KERNEL_LENS_BENCH_ONLY picks
+// figures by name, KERNEL_LENS_BENCH_MODES modes by name.
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { embedPath, openSite } from '../../tests/e2e/harness.mjs';
 
@@ -20,21 +21,23 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const INPUTS = Number(process.env.KERNEL_LENS_BENCH_INPUTS ?? 300);
 /// KERNEL_LENS_BENCH_ONLY=text runs only the scenarios whose name contains `text`.
 const ONLY = process.env.KERNEL_LENS_BENCH_ONLY ?? '';
+const ONLY_MODES = process.env.KERNEL_LENS_BENCH_MODES ?? '';
 
-/// The floor: the same drive against the least a worker-backed figure can do (a slider whose
-/// input posts to an echo worker and, on the reply, fills one canvas rectangle). No design that
-/// computes off the main thread can paint sooner than this.
+/// The floor: the same drag against the least a figure whose answer comes by message can do (a
+/// slider whose input posts to an echo worker and, on the reply, fills one canvas rectangle). A
+/// reply message is handled after the frame that handled the input, so it shows one frame later.
 function installFloor() {
   const slider = document.createElement('input');
   slider.type = 'range';
   slider.min = '0';
   slider.max = '1';
   slider.step = 'any';
+  slider.style.width = '600px';
   slider.setAttribute('aria-label', 'floor slider');
   const canvas = document.createElement('canvas');
   canvas.width = 200;
   canvas.height = 50;
-  document.body.append(slider, canvas);
+  document.body.prepend(slider, canvas);
   const source = 'onmessage = (event) => postMessage(event.data);';
   const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
   const context = canvas.getContext('2d');
@@ -71,34 +74,24 @@ if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-/// Runs in the page: drives the slider for `count` frames and returns the latencies in ms.
-async function drive({ label, count, interval }) {
+/// In the page: starts recording the time stamps of the slider's `input` events and returns the
+/// slider's box, scrolled into view.
+function listen(label) {
   const slider = Array.from(document.querySelectorAll('input[type=range]')).find(
     (input) => input.getAttribute('aria-label') === label,
   );
   if (!slider) throw new Error(`no slider named ${label}`);
-  const low = Number(slider.min);
-  const high = Number(slider.max);
-  let position = Number(slider.value);
-  let direction = 1;
-  const inputs = [];
+  slider.scrollIntoView({ block: 'center' });
   performance.clearMarks('kernel-lens:frame');
-  await new Promise((done) => {
-    let frames = 0;
-    const step = () => {
-      const stepSize = (high - low) / 200;
-      if (position + direction * stepSize > high || position + direction * stepSize < low) direction *= -1;
-      position += direction * stepSize;
-      slider.value = String(position);
-      const event = new Event('input', { bubbles: true });
-      inputs.push(event.timeStamp);
-      slider.dispatchEvent(event);
-      if (++frames >= count) setTimeout(done, 500);
-      else if (interval) setTimeout(step, interval);
-      else requestAnimationFrame(step);
-    };
-    requestAnimationFrame(step);
-  });
+  performance.clearMarks('kernel-lens:result');
+  window.klInputs = [];
+  slider.addEventListener('input', (event) => window.klInputs.push(event.timeStamp));
+  const box = slider.getBoundingClientRect();
+  return { x: box.left, y: box.top + box.height / 2, width: box.width };
+}
+
+/// In the page: each input's latency to its answer and to the first frame that showed it.
+function collect() {
   const marks = (name) =>
     performance.getEntriesByName(name).map((mark) => ({ at: mark.startTime, issuedAt: mark.detail.issuedAt }));
   const frames = marks('kernel-lens:frame');
@@ -106,14 +99,33 @@ async function drive({ label, count, interval }) {
   const latencies = [];
   const ready = [];
   let unanswered = 0;
-  for (const t of inputs) {
+  for (const t of window.klInputs) {
     const frame = frames.find((f) => f.issuedAt >= t && f.at >= t);
     const result = results.find((r) => r.issuedAt >= t && r.at >= t);
     if (frame) latencies.push(frame.at - t);
     else unanswered += 1;
     if (result) ready.push(result.at - t);
   }
-  return { latencies, ready, unanswered };
+  return { inputs: window.klInputs.length, latencies, ready, unanswered };
+}
+
+/// Drags the slider's thumb back and forth across its middle 80 %, one move every `interval` ms.
+async function drag(page, box, count, interval) {
+  const low = box.x + box.width * 0.1;
+  const high = box.x + box.width * 0.9;
+  const step = (high - low) / 150;
+  let x = box.x + box.width / 2;
+  let direction = 1;
+  await page.mouse.move(x, box.y);
+  await page.mouse.down();
+  for (let i = 0; i < count; i++) {
+    if (x + direction * step > high || x + direction * step < low) direction *= -1;
+    x += direction * step;
+    await page.mouse.move(x, box.y);
+    await sleep(interval);
+  }
+  await page.mouse.up();
+  await sleep(500);
 }
 
 function percentile(sorted, p) {
@@ -122,18 +134,19 @@ function percentile(sorted, p) {
   return sorted[Math.max(0, index)];
 }
 
-/// The two clocks the figures are measured under: Chromium's 60 Hz frame clock (an input at the
-/// start of a frame can show, at the earliest, in the next frame: the floor row shows that
-/// bound), and an unthrottled one (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is
-/// drawn as soon as there is something new to draw), with inputs every 16.7 ms, which measures
-/// the figures' own work from input to painted pixels.
+/// The modes: Chromium's 60 Hz frame clock on a cross-origin isolated page (served with COOP/COEP
+/// as `npm start` does: quick answers come within the frame through the mailbox,
+/// web/src/core/mailbox.ts) and on a page without those headers (answers by message, so the floor
+/// applies); then unthrottled frames (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is
+/// drawn as soon as there is something new), which measures the figures' own work.
 const MODES = [
-  { title: '60 Hz frame clock, one input per frame', args: [], interval: 0 },
-  { title: 'unthrottled frames, one input every 16.7 ms', args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'], interval: 1000 / 60 },
+  { title: '60 Hz frame clock, cross-origin isolated page', args: [], isolated: true },
+  { title: '60 Hz frame clock, page without isolation headers', args: [], isolated: false },
+  { title: 'unthrottled frames, cross-origin isolated page', args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'], isolated: true },
 ];
 
 async function measure(mode) {
-  const site = await openSite({ extraArgs: mode.args });
+  const site = await openSite({ extraArgs: mode.args, isolated: mode.isolated });
   const rows = [];
   try {
     for (const scenario of SCENARIOS.filter((candidate) => candidate.name.includes(ONLY))) {
@@ -152,16 +165,14 @@ async function measure(mode) {
         { timeout: 30000 },
       );
       await page.waitForTimeout(300);
-      const { latencies, ready, unanswered } = await page.evaluate(drive, {
-        label: scenario.slider,
-        count: INPUTS,
-        interval: mode.interval,
-      });
+      const box = await page.evaluate(listen, scenario.slider);
+      await drag(page, box, INPUTS, 1000 / 60);
+      const { inputs, latencies, ready, unanswered } = await page.evaluate(collect);
       const sorted = [...latencies].sort((a, b) => a - b);
       const sortedReady = [...ready].sort((a, b) => a - b);
       rows.push({
         figure: scenario.name,
-        inputs: INPUTS,
+        inputs,
         ready50: percentile(sortedReady, 50),
         ready95: percentile(sortedReady, 95),
         p50: percentile(sorted, 50),
@@ -181,7 +192,7 @@ async function measure(mode) {
 const ms = (x, width) => x.toFixed(1).padStart(width);
 console.log('Frame latency: bandwidth slider input → painted frame (Chromium, headless)');
 const summaries = [];
-for (const mode of MODES) {
+for (const mode of MODES.filter((candidate) => candidate.title.includes(ONLY_MODES))) {
   const rows = await measure(mode);
   console.log(`\n${mode.title}`);
   console.log('                                      result (ms)      painted (ms)');
