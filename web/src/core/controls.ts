@@ -124,7 +124,8 @@ export function controlRow(...children: HTMLElement[]): HTMLDivElement {
 export function dataTable(caption: string, header: readonly string[]): {
   table: HTMLTableElement;
   element: HTMLDivElement;
-  setRows(rows: readonly (readonly string[])[]): void;
+  /// A `null` cell is left as it is (a cell holding a control the caller manages).
+  setRows(rows: readonly (readonly (string | null)[])[]): void;
 } {
   const table = document.createElement('table');
   table.className = 'kl-table';
@@ -157,7 +158,7 @@ export function dataTable(caption: string, header: readonly string[]): {
             if (i === 0) (cell as HTMLTableCellElement).scope = 'row';
             tr.append(cell);
           }
-          if (cell.textContent !== text) cell.textContent = text;
+          if (text !== null && cell.textContent !== text) cell.textContent = text;
         });
         while (tr.cells.length > cells.length) tr.deleteCell(-1);
       });

@@ -107,18 +107,22 @@ export default defineWidget({
     charts.append(view.scatterBox, view.barBox);
     host.root.append(charts, controlRow(query.element, bandwidth.element), readout, table.element, controlRow(addButton, resetButton));
 
+    /// Each row's Remove button, kept across frames (a drag rewrites only the numbers).
+    const removeButtons: HTMLButtonElement[] = [];
+
     function renderTable(frame: LookupFrame): void {
-      table.setRows(
-        frame.keys.map((key, i) => [`k${i + 1}`, fixed(key, 2), fixed(frame.values[i] ?? 0, 2), fixed(frame.weights[i] ?? 0, 4), '']),
-      );
+      table.setRows(frame.keys.map((key, i) => [`k${i + 1}`, fixed(key, 2), fixed(frame.values[i] ?? 0, 2), fixed(frame.weights[i] ?? 0, 4), null]));
       const rows = table.table.tBodies[0]?.rows ?? [];
       Array.from(rows).forEach((row, i) => {
-        const cell = row.cells[4];
-        if (!cell) return;
-        const remove = button('Remove', () => removePoint(i));
-        remove.setAttribute('aria-label', `Remove point k${i + 1}`);
+        let remove = removeButtons[i];
+        if (!remove) {
+          remove = button('Remove', () => removePoint(i));
+          remove.setAttribute('aria-label', `Remove point k${i + 1}`);
+          removeButtons[i] = remove;
+        }
         remove.disabled = frame.keys.length <= 1;
-        cell.append(remove);
+        const cell = row.cells[4];
+        if (cell && cell.firstChild !== remove) cell.replaceChildren(remove);
       });
       addButton.disabled = frame.keys.length >= MAX_POINTS;
     }

@@ -32,14 +32,13 @@ export class RangeStrip {
     const at = (x: number): number => Math.min(Math.max(((x - from) / (to - from)) * 100, 0), 100);
     this.band.style.left = `${at(frame.low)}%`;
     this.band.style.width = `${at(frame.high) - at(frame.low)}%`;
-    this.ticks.replaceChildren(
-      ...[frame.low, frame.high].map((x) => {
-        const tick = document.createElement('span');
-        tick.style.left = `${at(x)}%`;
-        tick.textContent = fixed(x, 0);
-        return tick;
-      }),
-    );
+    // The two end ticks, made once and moved (a drag redraws the strip on every frame).
+    [frame.low, frame.high].forEach((x, i) => {
+      const tick = (this.ticks.children[i] as HTMLSpanElement | undefined) ?? this.ticks.appendChild(document.createElement('span'));
+      tick.style.left = `${at(x)}%`;
+      const text = fixed(x, 0);
+      if (tick.textContent !== text) tick.textContent = text;
+    });
     for (const { label, value } of frame.predictions) {
       let entry = this.markers.get(label);
       if (!entry) {
