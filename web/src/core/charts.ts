@@ -67,8 +67,22 @@ export function setThemeSource(element: Element): void {
 
 const themeElement = (): Element => (themeSource?.isConnected ? themeSource : document.documentElement);
 
+/// Palettes read so far, per theme element; emptied when the colour scheme flips. Reading
+/// computed styles in the middle of a frame's drawing would make the browser recompute styles.
+let palettes = new WeakMap<Element, Palette>();
+
 export function palette(): Palette {
-  const style = getComputedStyle(themeElement());
+  const element = themeElement();
+  let colors = palettes.get(element);
+  if (!colors) {
+    colors = readPalette(element);
+    palettes.set(element, colors);
+  }
+  return colors;
+}
+
+function readPalette(element: Element): Palette {
+  const style = getComputedStyle(element);
   const v = (name: string, fallback: string): string => cssVariable(style, name, fallback);
   return {
     text: v('--kl-text', '#1d2333'),
@@ -94,6 +108,10 @@ export function withAlpha(color: string, alpha: number): string {
 }
 
 const themeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+// Registered before any figure's listener, so figures redraw with the new scheme's colours.
+themeQuery?.addEventListener('change', () => {
+  palettes = new WeakMap();
+});
 
 /// Calls `redraw` whenever the colour scheme flips; returns the unsubscriber.
 export function onThemeChange(redraw: (colors: Palette) => void): () => void {
@@ -131,7 +149,15 @@ export function createChart<T extends ChartType>(
     ...config.options,
     plugins: { legend: { display: false }, ...config.options?.plugins },
   };
-  const chart = new Chart(canvas, { ...config, options } as ChartConfiguration<T>);
+  // An opaque canvas: the compositor copies it instead of blending it over the page, and its
+  // pixels need no alpha. Chart.js takes this context (getContext returns the first one made);
+  // `surface` paints the background it would otherwise leave transparent.
+  canvas.getContext('2d', { alpha: false });
+  const chart = new Chart(canvas, {
+    ...config,
+    options,
+    plugins: [surface, ...(config.plugins ?? [])],
+  } as ChartConfiguration<T>);
   if (!chart.attached) {
     // Chart.js would size and draw every chart of a figure in the task that adds the figure to
     // the page; each chart's first layout and draw gets a task of its own instead.
@@ -139,6 +165,96 @@ export function createChart<T extends ChartType>(
     queueAttach(chart as unknown as Chart);
   }
   return chart;
+}
+
+/// A chart's backdrop: its axes, grid, tick labels and titles (everything but the datasets and
+/// the legend), kept as a picture while the layout stays, so a frame of a drag draws the picture
+/// and the datasets instead of every axis again.
+interface Backdrop {
+  picture: HTMLCanvasElement | null;
+  /// Set after any Chart.js update (a new layout); the next fast redraw paints the picture again.
+  stale: boolean;
+  /// A picture is being painted: the datasets and the legend are left out.
+  painting: boolean;
+  /// The next draw may use the picture (set by `updateData`, for one draw).
+  use: boolean;
+}
+
+const backdrops = new WeakMap<Chart, Backdrop>();
+
+const backdropOf = (chart: Chart): Backdrop => {
+  let backdrop = backdrops.get(chart);
+  if (!backdrop) {
+    backdrop = { picture: null, stale: true, painting: false, use: false };
+    backdrops.set(chart, backdrop);
+  }
+  return backdrop;
+};
+
+interface ChartInternals {
+  _drawDatasets?: () => void;
+  legend?: { draw?: (area?: unknown) => void };
+}
+
+/// Fills an opaque chart's canvas with the theme's surface colour, and on the frames of a drag
+/// draws the backdrop's picture, the legend and the datasets in place of Chart.js' full draw.
+const surface: Plugin = {
+  id: 'klSurface',
+  afterUpdate(chart) {
+    backdropOf(chart as unknown as Chart).stale = true;
+  },
+  beforeDraw(chart) {
+    const { ctx, canvas } = chart;
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = palette().background;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const backdrop = backdropOf(chart as unknown as Chart);
+    const picture = backdrop.picture;
+    const internals = chart as unknown as ChartInternals;
+    const usable =
+      backdrop.use &&
+      !backdrop.stale &&
+      picture !== null &&
+      picture.width === canvas.width &&
+      picture.height === canvas.height &&
+      typeof internals._drawDatasets === 'function';
+    backdrop.use = false;
+    if (!usable) {
+      ctx.restore();
+      return;
+    }
+    ctx.drawImage(picture, 0, 0);
+    ctx.restore();
+    internals.legend?.draw?.(chart.chartArea);
+    internals._drawDatasets?.();
+    chart.notifyPlugins('afterDraw');
+    return false;
+  },
+  beforeDatasetsDraw(chart) {
+    if (backdropOf(chart as unknown as Chart).painting) return false;
+  },
+};
+
+/// Paints the backdrop's picture of `chart`: a draw without the datasets and the legend, copied.
+function paintBackdrop(chart: Chart): void {
+  const backdrop = backdropOf(chart);
+  const legend = (chart as unknown as ChartInternals).legend;
+  const legendDraw = legend?.draw;
+  backdrop.painting = true;
+  if (legend && legendDraw) legend.draw = () => undefined;
+  try {
+    chart.draw();
+  } finally {
+    backdrop.painting = false;
+    if (legend && legendDraw) legend.draw = legendDraw;
+  }
+  const picture = backdrop.picture ?? document.createElement('canvas');
+  picture.width = chart.canvas.width;
+  picture.height = chart.canvas.height;
+  picture.getContext('2d')?.drawImage(chart.canvas, 0, 0);
+  backdrop.picture = picture;
+  backdrop.stale = false;
 }
 
 /// Charts created detached, waiting to be attached once their canvas is in the page, with the
@@ -425,18 +541,28 @@ function layoutKey(chart: Chart): string | null {
 /// chart is drawn on the axes it has. These are Chart.js internals (4.x): when they are missing,
 /// false, and the caller runs the full update.
 function updateData(chart: Chart): boolean {
-  const internal = chart as unknown as { _updateDatasets?: (mode: string) => void };
-  if (typeof internal._updateDatasets !== 'function') return false;
+  const internal = chart as unknown as { _updateDatasets?: (mode: string) => void; _updateHiddenIndices?: () => void };
+  if (typeof internal._updateDatasets !== 'function' || typeof internal._updateHiddenIndices !== 'function') return false;
   const controllers = chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).controller as unknown as {
     buildOrUpdateElements?: (reset: boolean) => void;
   } | undefined);
   if (!controllers.every((controller) => typeof controller?.buildOrUpdateElements === 'function')) return false;
+  const config = chart.config as unknown as { clearCache?: () => void };
+  if (typeof config.clearCache !== 'function') return false;
+  // What update() does first and the datasets' update relies on: the option caches are emptied
+  // (each dataset's options are resolved afresh, and the old entries would pile up) and the
+  // record of in-place data edits (push, splice…) is taken.
+  config.clearCache();
+  internal._updateHiddenIndices();
   for (const controller of controllers) controller?.buildOrUpdateElements?.(false);
   internal._updateDatasets('none');
   // What the legend does after an update: its entries follow the datasets' labels and colours.
   const legend = (chart as unknown as { legend?: { buildLabels?: () => void; adjustHitBoxes?: () => void } }).legend;
   legend?.buildLabels?.();
   legend?.adjustHitBoxes?.();
+  const backdrop = backdropOf(chart);
+  if (backdrop.stale) paintBackdrop(chart);
+  backdrop.use = true;
   chart.render();
   return true;
 }
