@@ -59,6 +59,18 @@ export type CallResponse =
 
 export type WorkerMessage = ReadyMessage | CallResponse;
 
+/// An argument that is the result of an earlier call of the same request, by position:
+/// `[call('distanceScores', q, k, 1), call('rowSoftmax', resultOf<Float64Array>(0), 1)]` runs
+/// both in one round trip to the worker.
+export interface EarlierResult {
+  $result: number;
+}
+
+export function resultOf<T>(index: number): T {
+  const placeholder: EarlierResult = { $result: index };
+  return placeholder as unknown as T;
+}
+
 /// A typed call description: `call('attention', q, k, v, 1, 1, h)`.
 export function call<K extends CoreFunctionName>(fn: K, ...args: CoreArgs<K>): CoreCall<K> {
   return { fn, args };

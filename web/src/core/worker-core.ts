@@ -49,6 +49,16 @@ function transferables(value: unknown, found: Set<ArrayBuffer> = new Set()): Set
   return found;
 }
 
+/// An argument, or the earlier result it names (`resultOf(i)` on the page).
+function earlier(arg: unknown, results: readonly unknown[]): unknown {
+  if (arg === null || typeof arg !== 'object' || Object.keys(arg).length !== 1 || !('$result' in arg)) return arg;
+  const index = (arg as { $result: unknown }).$result;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= results.length) {
+    throw new TypeError(`an argument refers to result ${String(index)}, which no earlier call of the request gives`);
+  }
+  return results[index];
+}
+
 function errorPayload(error: unknown): ErrorPayload {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
@@ -110,7 +120,10 @@ export function serveCore(loaders: ModuleLoaders): void {
     const start = performance.now();
     Promise.all(calls.map(({ fn }) => resolve(fn)))
       .then((targets) => {
-        const results = calls.map(({ args }, i) => (targets[i] as CoreFunction)(...(args as unknown[])));
+        const results: unknown[] = [];
+        calls.forEach(({ args }, i) => {
+          results.push((targets[i] as CoreFunction)(...(args as unknown[]).map((arg) => earlier(arg, results))));
+        });
         const elapsed = performance.now() - start;
         // The page may be waiting for these results in the mailbox; the message tells it they are
         // there if it stopped waiting.

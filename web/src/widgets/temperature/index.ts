@@ -3,7 +3,7 @@
 import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
-import { call } from '../../core/protocol';
+import { call, resultOf } from '../../core/protocol';
 import type { NumberParam, StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 
@@ -48,7 +48,6 @@ export default defineWidget({
   mount(host, initial) {
     let state: TemperatureState = { ...initial, keys: [...initial.keys] };
     const scores = host.channel('scores');
-    const softmax = host.channel('softmax');
     const inverse = host.channel('inverse');
     let colors = palette();
     let last: Frame | null = null;
@@ -156,20 +155,20 @@ export default defineWidget({
       const n = requested.keys.length;
       const q = [requested.q];
       try {
-        const first = await scores.request([
+        // One round trip: the softmax takes the scores and τ computed just before it.
+        const results = await scores.request([
           call('temperatureFromBandwidth', requested.h),
           call('attention', q, requested.keys, requested.keys, 1, 1, requested.h),
           call('distanceScores', q, requested.keys, 1),
           call('nearestKeyLimit', q, requested.keys, 1),
           call('uniformLimit', n),
+          /// softmax(s/τ) of the unscaled scores of equation 12.5, s = −‖q − k‖².
+          call('softmaxWithTemperature', resultOf<Float64Array>(2), n, resultOf<number>(0)),
         ] as const);
-        if (!first) return;
-        /// `unscaled`: the score of equation 12.5, s = −‖q − k‖².
-        const [tau, kernel, unscaled, nearest, uniform] = first;
-        const second = await softmax.request([call('softmaxWithTemperature', unscaled, n, tau)] as const);
-        if (!second) return;
+        if (!results) return;
+        const [tau, kernel, , nearest, uniform, softmaxWeights] = results;
         host.clearError();
-        const frame: Frame = { n, kernel: kernel.weights, softmax: second[0], nearest, uniform };
+        const frame: Frame = { n, kernel: kernel.weights, softmax: softmaxWeights, nearest, uniform };
         last = frame;
         paint(frame);
         hText.textContent = precise(requested.h, 3);
