@@ -75,3 +75,33 @@ test('bandwidths from the URL; an invalid list falls back with a note', async ()
   await waitForText(page.locator('.kl-widget__note').first(), /bandwidths=0\.05,abc/);
   await waitForCurves(page, 3);
 });
+
+/// The chart's pixels, once the figure has settled.
+async function chartPixels(page) {
+  await page.waitForTimeout(400);
+  return page.locator('canvas[role=img]').first().evaluate((canvas) => canvas.toDataURL());
+}
+
+test('after drags the chart looks exactly as when drawn from scratch at the same bandwidths', async () => {
+  // A drag redraws the chart over a picture of its axes and unchanged curves (charts.ts): the
+  // pixels must be those of a full draw of the same state.
+  const { page, errors } = await site.newPage(embedPath('smoothing'));
+  await waitForCurves(page, 3);
+  for (const name of ['bandwidth h1', 'bandwidth h3', 'bandwidth h2']) {
+    const box = await page.getByRole('slider', { name }).boundingBox();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + box.width * (0.5 + i * 0.02), box.y + box.height / 2);
+    await page.mouse.up();
+  }
+  await waitForCurves(page, 3);
+  const dragged = await chartPixels(page);
+  const address = await page.evaluate(() => location.href);
+  assert.ok(!address.endsWith(embedPath('smoothing')), `the drags changed the state: ${address}`);
+  const fresh = await site.newPage(address.slice(site.url.length));
+  await waitForCurves(fresh.page, 3);
+  assert.equal(await tableRows(fresh.page).then(JSON.stringify), await tableRows(page).then(JSON.stringify));
+  assert.ok((await chartPixels(fresh.page)) === dragged, 'the dragged chart differs from a fresh draw');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(fresh.errors, []);
+});

@@ -109,8 +109,10 @@ export function withAlpha(color: string, alpha: number): string {
 
 const themeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 // Registered before any figure's listener, so figures redraw with the new scheme's colours.
+let themeEpoch = 0;
 themeQuery?.addEventListener('change', () => {
   palettes = new WeakMap();
+  themeEpoch += 1;
 });
 
 /// Calls `redraw` whenever the colour scheme flips; returns the unsubscriber.
@@ -174,10 +176,25 @@ interface Backdrop {
   picture: HTMLCanvasElement | null;
   /// Set after any Chart.js update (a new layout); the next fast redraw paints the picture again.
   stale: boolean;
+  /// The colour scheme the picture was painted in.
+  epoch: number;
   /// A picture is being painted: the datasets and the legend are left out.
   painting: boolean;
   /// The next draw may use the picture (set by `updateData`, for one draw).
   use: boolean;
+  /// The leading `curveDataset`s painted into the picture (a drag changes one curve: those
+  /// below it stay in the picture, it and those above are drawn on every frame).
+  curves: CurveLook[];
+  /// The draw in progress stands on the picture.
+  over: boolean;
+}
+
+/// What a painted curve looked like: its arrays and its line.
+interface CurveLook {
+  curve: CurveArrays;
+  color: unknown;
+  width: unknown;
+  dash: unknown;
 }
 
 const backdrops = new WeakMap<Chart, Backdrop>();
@@ -185,7 +202,7 @@ const backdrops = new WeakMap<Chart, Backdrop>();
 const backdropOf = (chart: Chart): Backdrop => {
   let backdrop = backdrops.get(chart);
   if (!backdrop) {
-    backdrop = { picture: null, stale: true, painting: false, use: false };
+    backdrop = { picture: null, stale: true, epoch: themeEpoch, painting: false, use: false, curves: [], over: false };
     backdrops.set(chart, backdrop);
   }
   return backdrop;
@@ -215,6 +232,7 @@ const surface: Plugin = {
     const usable =
       backdrop.use &&
       !backdrop.stale &&
+      backdrop.epoch === themeEpoch &&
       picture !== null &&
       picture.width === canvas.width &&
       picture.height === canvas.height &&
@@ -227,7 +245,12 @@ const surface: Plugin = {
     ctx.drawImage(picture, 0, 0);
     ctx.restore();
     internals.legend?.draw?.(chart.chartArea);
-    internals._drawDatasets?.();
+    backdrop.over = true;
+    try {
+      internals._drawDatasets?.();
+    } finally {
+      backdrop.over = false;
+    }
     chart.notifyPlugins('afterDraw');
     return false;
   },
@@ -236,8 +259,9 @@ const surface: Plugin = {
   },
 };
 
-/// Paints the backdrop's picture of `chart`: a draw without the datasets and the legend, copied.
-function paintBackdrop(chart: Chart): void {
+/// Paints the backdrop's picture of `chart`: a draw without the datasets and the legend, with
+/// its first `curves` curve datasets, copied.
+function paintBackdrop(chart: Chart, curves: number): void {
   const backdrop = backdropOf(chart);
   const legend = (chart as unknown as ChartInternals).legend;
   const legendDraw = legend?.draw;
@@ -249,6 +273,10 @@ function paintBackdrop(chart: Chart): void {
     backdrop.painting = false;
     if (legend && legendDraw) legend.draw = legendDraw;
   }
+  const looks = curveLooks(chart).slice(0, curves);
+  drawCurves(chart, looks);
+  backdrop.curves = looks;
+  backdrop.epoch = themeEpoch;
   const picture = backdrop.picture ?? document.createElement('canvas');
   picture.width = chart.canvas.width;
   picture.height = chart.canvas.height;
@@ -365,45 +393,68 @@ export function curveDataset<T extends object>(look: T, curve: CurveArrays): T &
   return { ...look, data: [], klCurve: curve };
 }
 
-/// Draws the `curveDataset`s of a chart below its other datasets, in dataset order, clipped to
-/// the plot area. A non-finite y breaks the line.
+/// The visible `curveDataset`s of a chart, in dataset order.
+function curveLooks(chart: Chart): CurveLook[] {
+  const looks: CurveLook[] = [];
+  chart.data.datasets.forEach((dataset, index) => {
+    const { klCurve: curve, borderColor, borderWidth, borderDash } = dataset as CurveDataset;
+    if (curve && chart.isDatasetVisible(index)) looks.push({ curve, color: borderColor, width: borderWidth, dash: borderDash });
+  });
+  return looks;
+}
+
+const sameLook = (a: CurveLook, b: CurveLook | undefined): boolean =>
+  b !== undefined &&
+  a.curve.xs === b.curve.xs &&
+  a.curve.ys === b.curve.ys &&
+  a.color === b.color &&
+  a.width === b.width &&
+  JSON.stringify(a.dash) === JSON.stringify(b.dash);
+
+/// Strokes the curves, clipped to the plot area. A non-finite y breaks the line.
+function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
+  const { ctx, chartArea: area } = chart;
+  const x = chart.scales.x;
+  const y = chart.scales.y;
+  if (!x || !y || looks.length === 0) return;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+  ctx.clip();
+  ctx.lineJoin = 'round';
+  for (const { curve, color, width, dash } of looks) {
+    const n = Math.min(curve.xs.length, curve.ys.length);
+    ctx.strokeStyle = typeof color === 'string' ? color : palette().text;
+    ctx.lineWidth = typeof width === 'number' ? width : 1.5;
+    ctx.setLineDash(Array.isArray(dash) ? (dash as number[]) : []);
+    ctx.beginPath();
+    let drawing = false;
+    for (let i = 0; i < n; i++) {
+      const xv = curve.xs[i] as number;
+      const yv = curve.ys[i] as number;
+      if (!Number.isFinite(xv) || !Number.isFinite(yv)) {
+        drawing = false;
+        continue;
+      }
+      const px = x.getPixelForValue(xv);
+      const py = y.getPixelForValue(yv);
+      if (drawing) ctx.lineTo(px, py);
+      else ctx.moveTo(px, py);
+      drawing = true;
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/// Draws the `curveDataset`s of a chart below its other datasets, in dataset order (over a
+/// backdrop picture, only those the picture does not hold).
 export const curveLayer: Plugin = {
   id: 'klCurveLayer',
   beforeDatasetsDraw(chart) {
-    const { ctx, chartArea: area } = chart;
-    const x = chart.scales.x;
-    const y = chart.scales.y;
-    if (!x || !y) return;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
-    ctx.clip();
-    ctx.lineJoin = 'round';
-    chart.data.datasets.forEach((dataset, index) => {
-      const { klCurve: curve, borderColor, borderWidth, borderDash } = dataset as CurveDataset;
-      if (!curve || !chart.isDatasetVisible(index)) return;
-      const n = Math.min(curve.xs.length, curve.ys.length);
-      ctx.strokeStyle = typeof borderColor === 'string' ? borderColor : palette().text;
-      ctx.lineWidth = typeof borderWidth === 'number' ? borderWidth : 1.5;
-      ctx.setLineDash(Array.isArray(borderDash) ? (borderDash as number[]) : []);
-      ctx.beginPath();
-      let drawing = false;
-      for (let i = 0; i < n; i++) {
-        const xv = curve.xs[i] as number;
-        const yv = curve.ys[i] as number;
-        if (!Number.isFinite(xv) || !Number.isFinite(yv)) {
-          drawing = false;
-          continue;
-        }
-        const px = x.getPixelForValue(xv);
-        const py = y.getPixelForValue(yv);
-        if (drawing) ctx.lineTo(px, py);
-        else ctx.moveTo(px, py);
-        drawing = true;
-      }
-      ctx.stroke();
-    });
-    ctx.restore();
+    const backdrop = backdrops.get(chart as unknown as Chart);
+    const painted = backdrop?.over ? backdrop.curves.length : 0;
+    drawCurves(chart as unknown as Chart, curveLooks(chart as unknown as Chart).slice(painted));
   },
 };
 
@@ -561,7 +612,12 @@ function updateData(chart: Chart): boolean {
   legend?.buildLabels?.();
   legend?.adjustHitBoxes?.();
   const backdrop = backdropOf(chart);
-  if (backdrop.stale) paintBackdrop(chart);
+  // The picture is painted again after a new layout or colour scheme, and when a curve in it
+  // changed: then it keeps only the curves below the first one that changed.
+  const looks = curveLooks(chart);
+  const same = backdrop.curves.findIndex((look, i) => !sameLook(look, looks[i]));
+  if (backdrop.stale || backdrop.epoch !== themeEpoch) paintBackdrop(chart, looks.length);
+  else if (same >= 0) paintBackdrop(chart, same);
   backdrop.use = true;
   chart.render();
   return true;
