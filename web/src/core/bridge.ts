@@ -99,8 +99,6 @@ export class Bridge {
   private readonly lastElapsed = new Map<string, number>();
   /// How many more of these calls go by message only, after a wait that ran out.
   private readonly cooldown = new Map<string, number>();
-  /// Requests answered through the mailbox (for the browser tests).
-  answeredInTask = 0;
 
   /// The latest-wins requester for `key` (one per widget computation).
   channel(key: string): Channel {
@@ -134,7 +132,6 @@ export class Bridge {
     worker.postMessage(request);
     if (!wait || !this.mailbox) return;
     if (waitFor(this.mailbox, id, performance.now() + WAIT_MS)) {
-      this.answeredInTask += 1;
       this.settle(id, { id, inMailbox: true, elapsed: 0 });
     } else {
       // Too slow this time (a busy machine): the message brings it, and the next few such calls
