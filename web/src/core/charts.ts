@@ -222,23 +222,23 @@ const surface: Plugin = {
   },
   beforeDraw(chart) {
     const { ctx, canvas } = chart;
-    ctx.save();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.fillStyle = palette().background;
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
     const backdrop = backdropOf(chart as unknown as Chart);
     const picture = backdrop.picture;
     const internals = chart as unknown as ChartInternals;
+    // `updateData` painted the picture again if the layout or the colour scheme changed.
     const usable =
       backdrop.use &&
       !backdrop.stale &&
-      backdrop.epoch === themeEpoch &&
       picture !== null &&
       picture.width === canvas.width &&
       picture.height === canvas.height &&
       typeof internals._drawDatasets === 'function';
     backdrop.use = false;
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (!usable) {
+      ctx.fillStyle = palette().background;
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
       ctx.restore();
       return;
     }

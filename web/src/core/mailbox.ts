@@ -13,11 +13,13 @@
 /// numbers, strings, booleans, null, arrays, plain objects and typed arrays.
 
 /// Bytes of a mailbox: answers longer than this go by message.
-export const MAILBOX_BYTES = 4 << 20;
+const MAILBOX_BYTES = 4 << 20;
 
 const ID = 0;
 const LENGTH = 1;
 const HEADER_BYTES = 16;
+
+const slots = (mailbox: SharedArrayBuffer): Int32Array => new Int32Array(mailbox, 0, 2);
 
 const enum Tag {
   Undefined,
@@ -60,7 +62,7 @@ export function createMailbox(): SharedArrayBuffer {
 /// Worker side: puts `value` in the mailbox as the answer to request `id`. False (and the
 /// mailbox untouched) when the mailbox is still full or the value cannot be encoded in it.
 export function post(mailbox: SharedArrayBuffer, id: number, value: unknown): boolean {
-  const header = new Int32Array(mailbox, 0, 2);
+  const header = slots(mailbox);
   if (Atomics.load(header, ID) !== 0) return false;
   const view = new DataView(mailbox);
   let at = HEADER_BYTES;
@@ -126,15 +128,10 @@ export function post(mailbox: SharedArrayBuffer, id: number, value: unknown): bo
   return true;
 }
 
-/// Page side: whether the mailbox holds the answer to request `id`.
-export function holds(mailbox: SharedArrayBuffer, id: number): boolean {
-  return Atomics.load(new Int32Array(mailbox, 0, 2), ID) === id;
-}
-
 /// Page side: waits (spinning) until the mailbox holds the answer to `id` or `until`
 /// (a `performance.now()` time) passes; true when it arrived.
 export function waitFor(mailbox: SharedArrayBuffer, id: number, until: number): boolean {
-  const header = new Int32Array(mailbox, 0, 2);
+  const header = slots(mailbox);
   while (Atomics.load(header, ID) !== id) {
     if (performance.now() > until) return false;
   }
@@ -144,7 +141,7 @@ export function waitFor(mailbox: SharedArrayBuffer, id: number, until: number): 
 /// Page side: decodes the answer to `id` (copied out: nothing returned shares memory) and empties
 /// the mailbox. Throws when the mailbox holds something else.
 export function take(mailbox: SharedArrayBuffer, id: number): unknown {
-  const header = new Int32Array(mailbox, 0, 2);
+  const header = slots(mailbox);
   const inside = Atomics.load(header, ID);
   if (inside !== id) throw new Error(`the mailbox holds answer ${inside}, not ${id}`);
   const view = new DataView(mailbox);

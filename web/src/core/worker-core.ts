@@ -6,7 +6,7 @@
 /// embind functions, so new widgets need no edit here.
 import manifest from 'kernel-lens-wasm/kernel_lens_modules.json';
 import { post } from './mailbox';
-import type { CallResponse, ErrorPayload, PageMessage, ReadyMessage } from './protocol';
+import type { CallResponse, EarlierResult, ErrorPayload, PageMessage, ReadyMessage } from './protocol';
 
 interface WorkerScope {
   postMessage(message: unknown, transfer?: Transferable[]): void;
@@ -51,8 +51,9 @@ function transferables(value: unknown, found: Set<ArrayBuffer> = new Set()): Set
 
 /// An argument, or the earlier result it names (`resultOf(i)` on the page).
 function earlier(arg: unknown, results: readonly unknown[]): unknown {
-  if (arg === null || typeof arg !== 'object' || Object.keys(arg).length !== 1 || !('$result' in arg)) return arg;
-  const index = (arg as { $result: unknown }).$result;
+  // Checked before anything that walks the argument: most are typed arrays of many numbers.
+  if (arg === null || typeof arg !== 'object' || ArrayBuffer.isView(arg) || !('$result' in arg)) return arg;
+  const index = (arg as EarlierResult).$result;
   if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= results.length) {
     throw new TypeError(`an argument refers to result ${String(index)}, which no earlier call of the request gives`);
   }
