@@ -27,7 +27,8 @@ export const CHROMIUM_ARGS = [
 
 /// Starts the server and the browser once per test file: { url, browser, newPage, close }.
 /// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
-/// collects console errors and uncaught exceptions.
+/// collects console errors and uncaught exceptions; `options.init` is a script (function) run in
+/// the page before its own scripts.
 /// `isolated: false` serves the site without the cross-origin isolation headers.
 export async function openSite({ headers, isolated = true, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
   if (!existsSync(`${distDir}index.html`)) {
@@ -44,6 +45,7 @@ export async function openSite({ headers, isolated = true, viewport = { width: 1
       deviceScaleFactor: options.deviceScaleFactor ?? 1,
     });
     contexts.push(context);
+    if (options.init) await context.addInitScript(options.init);
     const page = await context.newPage();
     const errors = [];
     page.on('console', (message) => {

@@ -8,12 +8,32 @@ import { markTiming } from './timing';
 import { createCoreWorker } from './worker-factory';
 import type { CallRequest, CallResponse, CoreCall, CoreResults, ErrorPayload, MailboxRequest, WorkerMessage } from './protocol';
 
-/// A call list the worker answered within this many milliseconds last time is waited for.
-const QUICK_MS = 2;
-/// The longest the page waits for an answer in the mailbox before it lets the message bring it.
-const WAIT_MS = 6;
-/// After a wait ran out, this many calls of the same functions are not waited for.
-const COOLDOWN = 8;
+/// When the page waits for an answer in the mailbox.
+export interface MailboxTiming {
+  /// A call list the worker answered within this many milliseconds last time is waited for.
+  quickMs: number;
+  /// The longest the page waits for an answer in the mailbox before it lets the message bring it.
+  waitMs: number;
+  /// After a wait ran out, this many calls of the same functions are not waited for.
+  cooldown: number;
+}
+
+const DEFAULT_TIMING: MailboxTiming = { quickMs: 2, waitMs: 6, cooldown: 8 };
+
+/// The timing in force: the defaults, or what a script set as `globalThis.kernelLensMailboxTiming`
+/// before the first computation (`{ waitMs: 0 }` turns the waits off; the browser tests wait for
+/// every answer, so that they check the mailbox and not the machine's speed). Values that are not
+/// non-negative numbers are ignored.
+function mailboxTiming(): MailboxTiming {
+  const override = (globalThis as { kernelLensMailboxTiming?: unknown }).kernelLensMailboxTiming;
+  const timing = { ...DEFAULT_TIMING };
+  if (typeof override !== 'object' || override === null) return timing;
+  for (const name of Object.keys(timing) as (keyof MailboxTiming)[]) {
+    const value = (override as Record<string, unknown>)[name];
+    if (typeof value === 'number' && value >= 0) timing[name] = value;
+  }
+  return timing;
+}
 
 /// An error raised by the core (or the worker), rebuilt with the core's name and message.
 export class CoreError extends Error {
@@ -99,6 +119,7 @@ export class Bridge {
   private readonly lastElapsed = new Map<string, number>();
   /// How many more of these calls go by message only, after a wait that ran out.
   private readonly cooldown = new Map<string, number>();
+  private readonly timing = mailboxTiming();
 
   /// The latest-wins requester for `key` (one per widget computation).
   channel(key: string): Channel {
@@ -131,26 +152,26 @@ export class Bridge {
     const request: CallRequest = { id, calls: entry.calls, wait };
     worker.postMessage(request);
     if (!wait || !this.mailbox) return;
-    if (waitFor(this.mailbox, id, performance.now() + WAIT_MS)) {
+    if (waitFor(this.mailbox, id, performance.now() + this.timing.waitMs)) {
       this.settle(id, { id, inMailbox: true, elapsed: 0 });
     } else {
       // Too slow this time (a busy machine): the message brings it, and the next few such calls
       // are not waited for.
-      this.cooldown.set(key(entry.calls), COOLDOWN);
+      this.cooldown.set(key(entry.calls), this.timing.cooldown);
     }
   }
 
   /// Whether to wait for the answer in the mailbox: the page has one, the worker is idle (so the
   /// answer is not queued behind other work) and answered these calls quickly last time.
   private worthWaiting(calls: readonly CoreCall[]): boolean {
-    if (!this.mailbox || !this.ready || this.pending.size > 0) return false;
+    if (!this.mailbox || !this.ready || this.pending.size > 0 || this.timing.waitMs === 0) return false;
     const name = key(calls);
     const skip = this.cooldown.get(name) ?? 0;
     if (skip > 0) {
       this.cooldown.set(name, skip - 1);
       return false;
     }
-    return (this.lastElapsed.get(name) ?? Number.POSITIVE_INFINITY) <= QUICK_MS;
+    return (this.lastElapsed.get(name) ?? Number.POSITIVE_INFINITY) <= this.timing.quickMs;
   }
 
   /// The worker (or its wasm instance) died: start a new one, run the outstanding requests once
