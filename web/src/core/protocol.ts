@@ -11,15 +11,30 @@ export type CoreFunctionName = {
 export type CoreArgs<K extends CoreFunctionName> = Parameters<KernelLensModule[K]>;
 export type CoreResult<K extends CoreFunctionName> = ReturnType<KernelLensModule[K]>;
 
-/// One function call: `module[fn](...args)`.
-export interface CoreCall<K extends CoreFunctionName = CoreFunctionName> {
+/// The fields of a function's object result (none for an array or number result).
+export type ResultField<K extends CoreFunctionName> = CoreResult<K> extends Float64Array | number | string | unknown[]
+  ? never
+  : keyof CoreResult<K> & string;
+
+/// One function call: `module[fn](...args)`. With `keep`, only those fields of its object result
+/// cross back to the page (see `keeping`).
+export interface CoreCall<K extends CoreFunctionName = CoreFunctionName, F extends string = string> {
   fn: K;
   args: CoreArgs<K>;
+  keep?: readonly F[];
 }
+
+/// What a call answers: its function's result, or the fields it keeps.
+export type CallResult<C> =
+  C extends CoreCall<infer K, infer F>
+    ? C extends { keep: readonly string[] }
+      ? Pick<CoreResult<K>, F & keyof CoreResult<K>>
+      : CoreResult<K>
+    : never;
 
 /// The results of a list of calls, position by position.
 export type CoreResults<C extends readonly CoreCall[]> = {
-  -readonly [I in keyof C]: C[I] extends CoreCall<infer K> ? CoreResult<K> : never;
+  -readonly [I in keyof C]: CallResult<C[I]>;
 };
 
 export interface CallRequest {
@@ -72,6 +87,17 @@ export function resultOf<T>(index: number): T {
 }
 
 /// A typed call description: `call('attention', q, k, v, 1, 1, h)`.
-export function call<K extends CoreFunctionName>(fn: K, ...args: CoreArgs<K>): CoreCall<K> {
+export function call<K extends CoreFunctionName>(fn: K, ...args: CoreArgs<K>): CoreCall<K, never> {
   return { fn, args };
+}
+
+/// The call, answered with only the named fields of its result: the worker drops the others
+/// before the answer crosses to the page. `keeping(call('attention', grid, k, v, 1, 1, h),
+/// 'outputs')` draws a 601-point curve without copying its 601 × 60 weights on every frame.
+/// (A later call of the same request that takes `resultOf` this one still sees the whole result.)
+export function keeping<K extends CoreFunctionName, F extends ResultField<K>>(
+  call: CoreCall<K, never>,
+  ...fields: [F, ...F[]]
+): CoreCall<K, F> & { keep: readonly F[] } {
+  return { fn: call.fn, args: call.args, keep: fields };
 }

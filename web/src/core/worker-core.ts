@@ -60,6 +60,25 @@ function earlier(arg: unknown, results: readonly unknown[]): unknown {
   return results[index];
 }
 
+/// The fields `keep` names of a call's result (all of it without `keep`).
+function kept(result: unknown, keep: unknown, fn: string): unknown {
+  if (keep === undefined) return result;
+  if (!Array.isArray(keep) || keep.length === 0 || !keep.every((field) => typeof field === 'string')) {
+    throw new TypeError(`keep for ${fn} must be a non-empty list of field names`);
+  }
+  if (result === null || typeof result !== 'object' || Array.isArray(result) || ArrayBuffer.isView(result)) {
+    throw new TypeError(`${fn} answers no object, so no fields of it can be kept`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const field of keep as string[]) {
+    if (!Object.prototype.hasOwnProperty.call(result, field)) {
+      throw new TypeError(`${fn} answers no field "${field}" (it has ${Object.keys(result).join(', ')})`);
+    }
+    out[field] = (result as Record<string, unknown>)[field];
+  }
+  return out;
+}
+
 function errorPayload(error: unknown): ErrorPayload {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
@@ -121,10 +140,11 @@ export function serveCore(loaders: ModuleLoaders): void {
     const start = performance.now();
     Promise.all(calls.map(({ fn }) => resolve(fn)))
       .then((targets) => {
-        const results: unknown[] = [];
+        const full: unknown[] = [];
         calls.forEach(({ args }, i) => {
-          results.push((targets[i] as CoreFunction)(...(args as unknown[]).map((arg) => earlier(arg, results))));
+          full.push((targets[i] as CoreFunction)(...(args as unknown[]).map((arg) => earlier(arg, full))));
         });
+        const results = full.map((result, i) => kept(result, calls[i]?.keep, calls[i]?.fn ?? ''));
         const elapsed = performance.now() - start;
         // The page may be waiting for these results in the mailbox; the message tells it they are
         // there if it stopped waiting.

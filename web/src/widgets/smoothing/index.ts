@@ -3,7 +3,7 @@
 import { chartCanvas, createChart, curveDataset, curveLayer, onThemeChange, palette, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
-import { call } from '../../core/protocol';
+import { call, keeping } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 
@@ -135,7 +135,9 @@ export default defineWidget({
       const head = table.table.tHead?.rows[0]?.cells;
       TABLE_INDICES.forEach((index, i) => {
         const cell = head?.[i + 1];
-        if (cell) cell.textContent = `q = ${fixed(current.dense[index] ?? Number.NaN, 2)}`;
+        const text = `q = ${fixed(current.dense[index] ?? Number.NaN, 2)}`;
+        // Written only when it changes: a rewritten cell is laid out again on every frame of a drag.
+        if (cell && cell.textContent !== text) cell.textContent = text;
       });
       table.setRows([
         ['truth f(q)', ...TABLE_INDICES.map((index) => fixed(current.truth[index] ?? Number.NaN, 4))],
@@ -152,7 +154,7 @@ export default defineWidget({
       try {
         const results = await host
           .channel(`curve-${index}`)
-          .request([call('attention', current.dense, current.keys, current.observedValues, 1, 1, h)] as const);
+          .request([keeping(call('attention', current.dense, current.keys, current.observedValues, 1, 1, h), 'outputs')] as const);
         if (!results || index >= state.bandwidths.length) return;
         curves[index] = results[0].outputs;
         host.clearError();

@@ -6,7 +6,7 @@ import { onThemeChange } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise, significant } from '../../core/format';
 import { evenTickIndices, Heatmap } from '../../core/heatmap';
-import { call } from '../../core/protocol';
+import { call, keeping } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { paddedRange, YourDataView } from './view';
@@ -360,7 +360,7 @@ export default defineWidget({
           const range = paddedRange(current.keys);
           const grid = Array.from({ length: CURVE_POINTS }, (_, i) => range.min + ((range.max - range.min) * i) / (CURVE_POINTS - 1));
           const results = await compute.request([
-            call('attention', grid, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
+            keeping(call('attention', grid, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'), 'outputs'),
             call('attention', [requested.q], current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
             call('looCurve', current.keys, current.values, 1, [...bandwidths, requested.h], kernel),
             call('attention', current.keys, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
