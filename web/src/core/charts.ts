@@ -189,9 +189,11 @@ interface Backdrop {
   over: boolean;
 }
 
-/// What a painted curve looked like: its arrays and its line.
+/// What a painted array dataset looked like: its arrays and its line (or, for markers, their
+/// fill colour and radius in `color` and `width`).
 interface CurveLook {
   curve: CurveArrays;
+  markers: boolean;
   color: unknown;
   width: unknown;
   dash: unknown;
@@ -219,6 +221,8 @@ const surface: Plugin = {
   id: 'klSurface',
   afterUpdate(chart) {
     backdropOf(chart as unknown as Chart).stale = true;
+    // A full update brought every element up to date with fields not recorded here.
+    updatedFields.delete(chart as unknown as Chart);
   },
   beforeDraw(chart) {
     const { ctx, canvas } = chart;
@@ -378,13 +382,25 @@ export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOpti
 
 /// A curve given as two arrays (x in increasing order, y), drawn by `curveLayer` straight from
 /// the arrays: a dense curve (601 queries) would otherwise be 601 Chart.js point elements to
-/// place, style and draw on every frame of a drag.
+/// place, style and draw on every frame of a drag. The same two arrays also give the markers of
+/// a `pointsDataset`.
 export interface CurveArrays {
   xs: ArrayLike<number>;
   ys: ArrayLike<number>;
 }
 
-type CurveDataset = { klCurve?: CurveArrays; borderColor?: unknown; borderWidth?: unknown; borderDash?: unknown };
+type ArrayDataset = {
+  klCurve?: CurveArrays;
+  klPoints?: CurveArrays;
+  borderColor?: unknown;
+  borderWidth?: unknown;
+  borderDash?: unknown;
+  backgroundColor?: unknown;
+  pointRadius?: unknown;
+};
+
+/// Dataset fields `curveLayer` reads its drawing from; the rest is Chart.js' (legend entry).
+const ARRAY_FIELDS = new Set(['data', 'label', 'klCurve', 'klPoints']);
 
 /// A dataset drawn by `curveLayer`: it holds no points (its legend entry and its place in the
 /// dataset list are Chart.js' as usual), its line is the arrays' polyline in `look`'s colour,
@@ -393,25 +409,38 @@ export function curveDataset<T extends object>(look: T, curve: CurveArrays): T &
   return { ...look, data: [], klCurve: curve };
 }
 
-/// The visible `curveDataset`s of a chart, in dataset order.
+/// A dataset of markers drawn by `curveLayer`: a filled circle of radius `pointRadius` (3 by
+/// default) in `backgroundColor` at each finite (x, y), drawn above every curve (as the chapter's
+/// scatter, zorder 3, sits above its lines).
+export function pointsDataset<T extends object>(look: T, points: CurveArrays): T & { data: never[] } {
+  return { ...look, data: [], klPoints: points };
+}
+
+/// The visible array datasets of a chart in drawing order: the curves in dataset order, then the
+/// marker sets in dataset order.
 function curveLooks(chart: Chart): CurveLook[] {
-  const looks: CurveLook[] = [];
+  const curves: CurveLook[] = [];
+  const markers: CurveLook[] = [];
   chart.data.datasets.forEach((dataset, index) => {
-    const { klCurve: curve, borderColor, borderWidth, borderDash } = dataset as CurveDataset;
-    if (curve && chart.isDatasetVisible(index)) looks.push({ curve, color: borderColor, width: borderWidth, dash: borderDash });
+    const { klCurve, klPoints, borderColor, borderWidth, borderDash, backgroundColor, pointRadius } = dataset as ArrayDataset;
+    if (!chart.isDatasetVisible(index)) return;
+    if (klCurve) curves.push({ curve: klCurve, markers: false, color: borderColor, width: borderWidth, dash: borderDash });
+    else if (klPoints) markers.push({ curve: klPoints, markers: true, color: backgroundColor, width: pointRadius, dash: undefined });
   });
-  return looks;
+  return [...curves, ...markers];
 }
 
 const sameLook = (a: CurveLook, b: CurveLook | undefined): boolean =>
   b !== undefined &&
+  a.markers === b.markers &&
   a.curve.xs === b.curve.xs &&
   a.curve.ys === b.curve.ys &&
   a.color === b.color &&
   a.width === b.width &&
   JSON.stringify(a.dash) === JSON.stringify(b.dash);
 
-/// Strokes the curves, clipped to the plot area. A non-finite y breaks the line.
+/// Strokes the curves and fills the markers, clipped to the plot area. A non-finite y breaks a
+/// line and has no marker.
 function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
   const { ctx, chartArea: area } = chart;
   const x = chart.scales.x;
@@ -422,9 +451,24 @@ function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
   ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
   ctx.clip();
   ctx.lineJoin = 'round';
-  for (const { curve, color, width, dash } of looks) {
+  for (const { curve, markers, color, width, dash } of looks) {
     const n = Math.min(curve.xs.length, curve.ys.length);
-    ctx.strokeStyle = typeof color === 'string' ? color : palette().text;
+    const ink = typeof color === 'string' ? color : palette().text;
+    if (markers) {
+      // One path per marker: overlapping markers darken, as separately drawn scatter markers do.
+      const radius = typeof width === 'number' ? width : 3;
+      ctx.fillStyle = ink;
+      for (let i = 0; i < n; i++) {
+        const xv = curve.xs[i] as number;
+        const yv = curve.ys[i] as number;
+        if (!Number.isFinite(xv) || !Number.isFinite(yv)) continue;
+        ctx.beginPath();
+        ctx.arc(x.getPixelForValue(xv), y.getPixelForValue(yv), radius, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+      continue;
+    }
+    ctx.strokeStyle = ink;
     ctx.lineWidth = typeof width === 'number' ? width : 1.5;
     ctx.setLineDash(Array.isArray(dash) ? (dash as number[]) : []);
     ctx.beginPath();
@@ -447,8 +491,8 @@ function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
   ctx.restore();
 }
 
-/// Draws the `curveDataset`s of a chart below its other datasets, in dataset order (over a
-/// backdrop picture, only those the picture does not hold).
+/// Draws the `curveDataset`s and `pointsDataset`s of a chart below its other datasets, in
+/// drawing order (over a backdrop picture, only those the picture does not hold).
 export const curveLayer: Plugin = {
   id: 'klCurveLayer',
   beforeDatasetsDraw(chart) {
@@ -457,6 +501,34 @@ export const curveLayer: Plugin = {
     drawCurves(chart as unknown as Chart, curveLooks(chart as unknown as Chart).slice(painted));
   },
 };
+
+/// A chart whose datasets are all array datasets has no Chart.js elements to update: when none
+/// of their Chart.js fields changed but the label (a legend entry's text), a frame only draws.
+/// Returns the datasets' fields as they are now when that holds for every dataset, else null.
+function arrayOnlyFields(chart: Chart): Record<string, unknown>[] | null {
+  const fields: Record<string, unknown>[] = [];
+  for (const dataset of chart.data.datasets) {
+    const arrays = dataset as ArrayDataset;
+    if (!arrays.klCurve && !arrays.klPoints) return null;
+    if (!Array.isArray(dataset.data) || dataset.data.length > 0) return null;
+    const own: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(dataset)) if (!ARRAY_FIELDS.has(name)) own[name] = value;
+    fields.push(own);
+  }
+  return fields;
+}
+
+const sameFields = (a: readonly Record<string, unknown>[], b: readonly Record<string, unknown>[] | undefined): boolean =>
+  b !== undefined &&
+  a.length === b.length &&
+  a.every((fields, i) => {
+    const other = b[i] as Record<string, unknown>;
+    const names = Object.keys(fields);
+    return names.length === Object.keys(other).length && names.every((name) => Object.is(fields[name], other[name]) || JSON.stringify(fields[name]) === JSON.stringify(other[name]));
+  });
+
+/// The array datasets' Chart.js fields at each chart's last element update.
+const updatedFields = new WeakMap<Chart, Record<string, unknown>[]>();
 
 /// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`.
 export function barValueLabels(format: (value: number) => string, datasets?: readonly number[]): Plugin<'bar'> {
@@ -603,10 +675,15 @@ function updateData(chart: Chart): boolean {
   // What update() does first and the datasets' update relies on: the option caches are emptied
   // (each dataset's options are resolved afresh, and the old entries would pile up) and the
   // record of in-place data edits (push, splice…) is taken.
-  config.clearCache();
-  internal._updateHiddenIndices();
-  for (const controller of controllers) controller?.buildOrUpdateElements?.(false);
-  internal._updateDatasets('none');
+  const fields = arrayOnlyFields(chart);
+  if (fields === null || !sameFields(fields, updatedFields.get(chart))) {
+    config.clearCache();
+    internal._updateHiddenIndices();
+    for (const controller of controllers) controller?.buildOrUpdateElements?.(false);
+    internal._updateDatasets('none');
+    if (fields === null) updatedFields.delete(chart);
+    else updatedFields.set(chart, fields);
+  }
   // What the legend does after an update: its entries follow the datasets' labels and colours.
   const legend = (chart as unknown as { legend?: { buildLabels?: () => void; adjustHitBoxes?: () => void } }).legend;
   legend?.buildLabels?.();

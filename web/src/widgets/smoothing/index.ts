@@ -1,6 +1,6 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
-import { chartCanvas, createChart, curveDataset, curveLayer, onThemeChange, palette, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, curveDataset, curveLayer, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call, keeping } from '../../core/protocol';
@@ -27,19 +27,13 @@ const params = {
 const BANDWIDTH_SPEC = { min: params.bandwidths.min, max: params.bandwidths.max, scale: 'log' } as const;
 
 type SmoothingState = StateOf<typeof params>;
-type XY = { x: number; y: number };
 
 interface Laboratory {
   keys: Float64Array;
   observedValues: Float64Array;
   dense: Float64Array;
   truth: Float64Array;
-  /// Chart points of the noisy sample, built once.
-  samplePoints: XY[];
 }
-
-const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] =>
-  Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN }));
 
 export default defineWidget({
   name: 'smoothing',
@@ -112,13 +106,15 @@ export default defineWidget({
             { label: 'truth', borderColor: colors.truth, backgroundColor: colors.truth, borderWidth: 2, pointRadius: 0 },
             { xs: current.dense, ys: current.truth },
           ),
-          {
-            label: 'one noisy sample',
-            data: current.samplePoints,
-            backgroundColor: withAlpha(colors.sample, 0.72),
-            borderColor: withAlpha(colors.sample, 0.72),
-            pointRadius: 2.5,
-          },
+          pointsDataset(
+            {
+              label: 'one noisy sample',
+              backgroundColor: withAlpha(colors.sample, 0.72),
+              borderColor: withAlpha(colors.sample, 0.72),
+              pointRadius: 3,
+            },
+            { xs: current.keys, ys: current.observedValues },
+          ),
           ...state.bandwidths.map((h, i) =>
             curveDataset(
               { label: `h=${fixed(h, 2)}`, borderColor: curveColor(i), backgroundColor: curveColor(i), borderWidth: 1.8, pointRadius: 0 },
@@ -227,7 +223,6 @@ export default defineWidget({
           observedValues: dataset.observedValues,
           dense,
           truth,
-          samplePoints: points(dataset.keys, dataset.observedValues),
         };
         waiting();
         setBandwidths(state.bandwidths);
