@@ -14,7 +14,9 @@ export interface MailboxTiming {
   quickMs: number;
   /// The longest the page waits for an answer in the mailbox before it lets the message bring it.
   waitMs: number;
-  /// After a wait ran out, this many calls of the same functions are not waited for.
+  /// The most calls of the same functions that go by message after waits ran out: a single miss
+  /// (a busy moment) skips none, two in a row skip one, and each further miss in a row doubles
+  /// that, up to this many; an answer caught in time starts over.
   cooldown: number;
 }
 
@@ -117,8 +119,10 @@ export class Bridge {
   private mailbox: SharedArrayBuffer | null = null;
   /// The worker's time for each list of functions, last time it ran them (ms).
   private readonly lastElapsed = new Map<string, number>();
-  /// How many more of these calls go by message only, after a wait that ran out.
+  /// How many more of these calls go by message only, after waits that ran out.
   private readonly cooldown = new Map<string, number>();
+  /// Waits for these calls that ran out in a row.
+  private readonly misses = new Map<string, number>();
   private readonly timing = mailboxTiming();
 
   /// The latest-wins requester for `key` (one per widget computation).
@@ -152,12 +156,16 @@ export class Bridge {
     const request: CallRequest = { id, calls: entry.calls, wait };
     worker.postMessage(request);
     if (!wait || !this.mailbox) return;
+    const name = key(entry.calls);
     if (waitFor(this.mailbox, id, performance.now() + this.timing.waitMs)) {
+      this.misses.delete(name);
       this.settle(id, { id, inMailbox: true, elapsed: 0 });
     } else {
-      // Too slow this time (a busy machine): the message brings it, and the next few such calls
-      // are not waited for.
-      this.cooldown.set(key(entry.calls), this.timing.cooldown);
+      // Too slow this time (a busy machine): the message brings it. Misses in a row send the next
+      // few such calls by message, so a worker that stays slow does not cost a wait per input.
+      const misses = (this.misses.get(name) ?? 0) + 1;
+      this.misses.set(name, misses);
+      if (misses >= 2) this.cooldown.set(name, Math.min(this.timing.cooldown, 2 ** (misses - 2)));
     }
   }
 
