@@ -83,3 +83,36 @@ test('a page that sets waitMs to 0 gets every answer by message, even when isola
   assert.equal(rows.filter((row) => row.inTask).length, 0);
   assert.deepEqual(errors, []);
 });
+
+test('waits that keep running out back off: none skipped after one miss, then 1, 2, 4 … up to the cooldown', async () => {
+  // The page's requests reach the worker only after the task that posts them (a wrapped
+  // postMessage forwards them from a timer), so every wait runs out; what each request says
+  // (`wait`) shows whether the page waited.
+  const { page, errors } = await isolated.newPage(embedPath('lookup'), {
+    init: () => {
+      globalThis.kernelLensMailboxTiming = { quickMs: Number.POSITIVE_INFINITY, cooldown: 4 };
+      globalThis.klWaits = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (!message || !Array.isArray(message.calls)) return post.call(this, message, ...rest);
+        globalThis.klWaits.push(message.wait === true);
+        setTimeout(() => post.call(this, message, ...rest), 0);
+      };
+    },
+  });
+  await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
+  const before = await page.evaluate(() => globalThis.klWaits.length);
+  const rows = await page.evaluate(drive, [0.3, 0.8, 0.15, 2, 0.5, 1.2, 0.25, 3, 0.4, 0.9, 0.35, 0.7, 1.5, 0.6]);
+  const pattern = (await page.evaluate(() => globalThis.klWaits))
+    .slice(before)
+    .map((waited) => (waited ? 'W' : '-'))
+    .join('');
+  // The figure's first request came before the worker was ready (no wait) and its answer was
+  // no miss. Then: miss, miss (skip 1), miss (skip 2), miss (skip 4), miss (skip 4: the cooldown).
+  assert.equal(pattern, 'WW-W--W----W--');
+  // Every answer still arrived, by message: the readout shows the last input's bandwidth (0.6 on
+  // the slider's steps) and its prediction.
+  assert.equal(rows.filter((row) => row.inTask).length, 0);
+  assert.match(rows.at(-1).readout, /at h = 0\.601 = 2\.7407$/);
+  assert.deepEqual(errors, []);
+});
