@@ -530,6 +530,13 @@ const sameFields = (a: readonly Record<string, unknown>[], b: readonly Record<st
 /// The array datasets' Chart.js fields at each chart's last element update.
 const updatedFields = new WeakMap<Chart, Record<string, unknown>[]>();
 
+/// A canvas font in the charts' family, e.g. `canvasFont(13, 600)`. The family is the one
+/// `createChart` read from the theme, so drawing a label never reads computed styles (which in
+/// the middle of a frame's drawing would make the browser recompute them).
+export function canvasFont(size: number, weight?: number): string {
+  return `${weight ? `${weight} ` : ''}${size}px ${Chart.defaults.font.family ?? 'sans-serif'}`;
+}
+
 /// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`.
 export function barValueLabels(format: (value: number) => string, datasets?: readonly number[]): Plugin<'bar'> {
   return {
@@ -538,7 +545,7 @@ export function barValueLabels(format: (value: number) => string, datasets?: rea
       const { ctx } = chart;
       ctx.save();
       ctx.fillStyle = palette().text;
-      ctx.font = `12px ${Chart.defaults.font.family ?? 'sans-serif'}`;
+      ctx.font = canvasFont(12);
       ctx.textAlign = 'center';
       chart.data.datasets.forEach((dataset, index) => {
         if (datasets && !datasets.includes(index)) return;

@@ -2,6 +2,7 @@
 /// connecting lines (left), and the weight bars with their values (right).
 import {
   barPoints,
+  canvasFont,
   chartCanvas,
   createChart,
   palette,
@@ -46,7 +47,7 @@ const predictionLabel: Plugin<'scatter'> = {
     const { ctx } = chart;
     ctx.save();
     ctx.fillStyle = palette().brown;
-    ctx.font = `13px ${getComputedStyle(chart.canvas).fontFamily}`;
+    ctx.font = canvasFont(13);
     const right = star.x > chart.chartArea.right - 90;
     ctx.textAlign = right ? 'right' : 'left';
     ctx.fillText(`f̂(q) = ${fixed(value, 2)}`, star.x + (right ? -8 : 8), star.y + 22);
