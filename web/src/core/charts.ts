@@ -472,23 +472,71 @@ function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
     ctx.lineWidth = typeof width === 'number' ? width : 1.5;
     ctx.setLineDash(Array.isArray(dash) ? (dash as number[]) : []);
     ctx.beginPath();
-    let drawing = false;
-    for (let i = 0; i < n; i++) {
-      const xv = curve.xs[i] as number;
-      const yv = curve.ys[i] as number;
-      if (!Number.isFinite(xv) || !Number.isFinite(yv)) {
-        drawing = false;
+    const px = new Float64Array(n);
+    const py = new Float64Array(n);
+    const tolerance = SIMPLIFY_PIXELS / (chart.currentDevicePixelRatio || 1);
+    let start = 0;
+    for (let i = 0; i <= n; i++) {
+      const xv = i < n ? (curve.xs[i] as number) : Number.NaN;
+      const yv = i < n ? (curve.ys[i] as number) : Number.NaN;
+      if (Number.isFinite(xv) && Number.isFinite(yv)) {
+        px[i] = x.getPixelForValue(xv);
+        py[i] = y.getPixelForValue(yv);
         continue;
       }
-      const px = x.getPixelForValue(xv);
-      const py = y.getPixelForValue(yv);
-      if (drawing) ctx.lineTo(px, py);
-      else ctx.moveTo(px, py);
-      drawing = true;
+      // A run of finite points ends here: its simplified polyline.
+      if (i > start) {
+        const keep = simplifiedRun(px, py, start, i - 1, tolerance);
+        ctx.moveTo(px[start] as number, py[start] as number);
+        for (let k = start + 1; k < i; k++) if (keep[k - start]) ctx.lineTo(px[k] as number, py[k] as number);
+      }
+      start = i + 1;
     }
     ctx.stroke();
   }
   ctx.restore();
+}
+
+/// A dense curve's polyline is drawn with the vertices that matter at screen resolution: those
+/// whose removal would move the line by more than this many device pixels stay (matplotlib
+/// simplifies its paths the same way, `path.simplify_threshold` = 1/9 px). A 601-point curve
+/// keeps a fraction of its vertices where it is smooth and all of them where it is not, and
+/// strokes several times faster.
+const SIMPLIFY_PIXELS = 1 / 9;
+
+/// Douglas–Peucker on points first…last: which to keep (indexed from `first`), so that every
+/// dropped point lies within `tolerance` of the kept polyline. The ends are always kept.
+function simplifiedRun(px: Float64Array, py: Float64Array, first: number, last: number, tolerance: number): Uint8Array {
+  const keep = new Uint8Array(last - first + 1);
+  keep[0] = 1;
+  keep[last - first] = 1;
+  const stack = [first, last];
+  while (stack.length > 0) {
+    const b = stack.pop() as number;
+    const a = stack.pop() as number;
+    if (b - a < 2) continue;
+    const ax = px[a] as number;
+    const ay = py[a] as number;
+    const dx = (px[b] as number) - ax;
+    const dy = (py[b] as number) - ay;
+    const length = Math.hypot(dx, dy);
+    let worst = -1;
+    let far = 0;
+    for (let i = a + 1; i < b; i++) {
+      const ex = (px[i] as number) - ax;
+      const ey = (py[i] as number) - ay;
+      // Distance to the chord (to the point a when the chord has no length).
+      const distance = length > 0 ? Math.abs(ex * dy - ey * dx) / length : Math.hypot(ex, ey);
+      if (distance > far) {
+        far = distance;
+        worst = i;
+      }
+    }
+    if (worst < 0 || far <= tolerance) continue;
+    keep[worst - first] = 1;
+    stack.push(a, worst, worst, b);
+  }
+  return keep;
 }
 
 /// Draws the `curveDataset`s and `pointsDataset`s of a chart below its other datasets, in
