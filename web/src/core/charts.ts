@@ -740,9 +740,10 @@ function updateData(chart: Chart): boolean {
     else updatedFields.set(chart, fields);
   }
   // What the legend does after an update: its entries follow the datasets' labels and colours.
-  const legend = (chart as unknown as { legend?: { buildLabels?: () => void; adjustHitBoxes?: () => void } }).legend;
+  // (Its boxes keep their places: the layout is unchanged. Chart.js' adjustHitBoxes would move
+  // them again, as it adds offsets to the places its layout pass computed.)
+  const legend = (chart as unknown as { legend?: { buildLabels?: () => void } }).legend;
   legend?.buildLabels?.();
-  legend?.adjustHitBoxes?.();
   const backdrop = backdropOf(chart);
   // The picture is painted again after a new layout or colour scheme, and when a curve in it
   // changed: then it keeps only the curves below the first one that changed.
