@@ -113,6 +113,19 @@ let themeEpoch = 0;
 themeQuery?.addEventListener('change', () => {
   palettes = new WeakMap();
   themeEpoch += 1;
+  // The inks Chart.js falls back on (axis and legend texts, grid lines) follow the scheme, and
+  // every chart's next redraw is a full update that resolves its options again: the data-only
+  // redraw would keep the options resolved in the old scheme.
+  // Chart.js copied the inks into each axis's options when it made the chart, so the axes are
+  // given the new ones too.
+  const colors = palette();
+  Chart.defaults.color = colors.text;
+  Chart.defaults.borderColor = colors.grid;
+  for (const instance of Object.values(Chart.instances)) {
+    const chart = instance as unknown as Chart;
+    recolorAxes(chart, colors);
+    laidOut.delete(chart);
+  }
 });
 
 /// Calls `redraw` whenever the colour scheme flips; returns the unsubscriber.
@@ -566,13 +579,18 @@ function arrayOnlyFields(chart: Chart): Record<string, unknown>[] | null {
   return fields;
 }
 
+/// Equal field values: the same value, or arrays and plain objects (a dash pattern built afresh
+/// on every frame) with the same JSON. Two different functions are never equal.
+const sameValue = (a: unknown, b: unknown): boolean =>
+  Object.is(a, b) || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
+
 const sameFields = (a: readonly Record<string, unknown>[], b: readonly Record<string, unknown>[] | undefined): boolean =>
   b !== undefined &&
   a.length === b.length &&
   a.every((fields, i) => {
     const other = b[i] as Record<string, unknown>;
     const names = Object.keys(fields);
-    return names.length === Object.keys(other).length && names.every((name) => Object.is(fields[name], other[name]) || JSON.stringify(fields[name]) === JSON.stringify(other[name]));
+    return names.length === Object.keys(other).length && names.every((name) => sameValue(fields[name], other[name]));
   });
 
 /// The array datasets' Chart.js fields at each chart's last element update.
@@ -794,8 +812,14 @@ export function setDatasets<T extends ChartType>(chart: Chart<T>, looks: readonl
 export function recolorAxes(chart: Chart, colors: Palette): void {
   for (const axis of Object.values(chart.options.scales ?? {})) {
     if (!axis) continue;
-    axis.ticks = { ...axis.ticks, color: colors.text };
-    axis.grid = { ...axis.grid, color: colors.grid };
+    // Set field by field: spreading Chart.js' option proxies copies their symbol keys, and a
+    // second recolouring (a flip back) would then fail on them.
+    if (axis.ticks) axis.ticks.color = colors.text;
+    if (axis.grid) {
+      axis.grid.color = colors.grid;
+      axis.grid.tickColor = colors.grid;
+    }
+    if ('border' in axis && axis.border) axis.border.color = colors.grid;
     if ('title' in axis && axis.title) axis.title.color = colors.text;
   }
 }
