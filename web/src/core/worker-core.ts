@@ -1,5 +1,6 @@
-/// The body of the Web Worker that owns the wasm modules. It answers `{ id, calls: [{ fn, args }] }`
-/// with `{ id, results }` (result buffers transferred) or `{ id, error: { name, message } }`.
+/// The body of the Web Worker that owns the wasm modules. It answers `{ id, calls: [{ fn, args,
+/// keep? }] }` with `{ id, results }` (result buffers transferred; a call with `keep` answers only
+/// those fields of its result) or `{ id, error: { name, message } }`.
 /// The core is two modules (kernel_lens_modules.json says which function lives where): the core
 /// module loads at start, the laboratory module only when a call first needs it, so a figure
 /// that never runs the laboratory never downloads it. Calls are forwarded by name to the modules'
