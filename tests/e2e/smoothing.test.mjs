@@ -105,19 +105,3 @@ test('after drags the chart looks exactly as when drawn from scratch at the same
   assert.deepEqual(errors, []);
   assert.deepEqual(fresh.errors, []);
 });
-
-test('a colour-scheme flip redraws the chart exactly as a fresh page in the new scheme draws it', async () => {
-  // The drag frames reuse what Chart.js resolved (charts.ts): a flip must not leave the old
-  // scheme's inks on the axes, the legend or the curves.
-  const { page, errors } = await site.newPage(embedPath('smoothing'), { colorScheme: 'light' });
-  await waitForCurves(page, 3);
-  const light = await chartPixels(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  const flipped = await chartPixels(page);
-  assert.notEqual(flipped, light, 'the flip changed nothing');
-  const fresh = await site.newPage(embedPath('smoothing'), { colorScheme: 'dark' });
-  await waitForCurves(fresh.page, 3);
-  assert.ok((await chartPixels(fresh.page)) === flipped, 'the flipped chart differs from a fresh dark one');
-  assert.deepEqual(errors, []);
-  assert.deepEqual(fresh.errors, []);
-});

@@ -751,6 +751,7 @@ function updateData(chart: Chart): boolean {
   const fields = arrayOnlyFields(chart);
   if (fields === null || !sameFields(fields, updatedFields.get(chart))) {
     config.clearCache();
+    renewSharedOptions(chart);
     internal._updateHiddenIndices();
     for (const controller of controllers) controller?.buildOrUpdateElements?.(false);
     internal._updateDatasets('none');
@@ -774,12 +775,25 @@ function updateData(chart: Chart): boolean {
   return true;
 }
 
+/// Chart.js keeps the first options a dataset's elements shared (their colours, widths…) and,
+/// in the 'none' update mode every redraw here uses, never takes new ones: a dataset whose colour
+/// changed (a colour-scheme flip) would keep drawing in the old one. Dropping them before an
+/// update makes it share the dataset's current options. (Chart.js internals, 4.x; skipped when
+/// missing.)
+function renewSharedOptions(chart: Chart): void {
+  chart.data.datasets.forEach((_, i) => {
+    const controller = chart.getDatasetMeta(i).controller as unknown as { _sharedOptions?: unknown } | undefined;
+    if (controller && '_sharedOptions' in controller) controller._sharedOptions = undefined;
+  });
+}
+
 /// Redraws a chart after its data changed. While nothing its layout depends on changed (a
 /// slider drag: new weights and curves on the same axes), only the datasets are updated; Chart.js'
 /// full update would measure and place every axis again, the larger part of an update's time.
 function redraw(chart: Chart): void {
   const key = layoutKey(chart);
   if (key !== null && chart.attached && laidOut.get(chart) === key && updateData(chart)) return;
+  renewSharedOptions(chart);
   chart.update('none');
   if (key === null) laidOut.delete(chart);
   else laidOut.set(chart, key);
