@@ -22,9 +22,10 @@ const canvases = (page) =>
   page.locator('canvas').evaluateAll((list) => list.filter((canvas) => canvas.isConnected && canvas.width > 0).map((canvas) => canvas.toDataURL()));
 
 for (const name of widgetNames.filter((widget) => !PROGRESSIVE.has(widget))) {
-  test(`${name}: after a light → dark flip its charts equal a fresh dark page's`, async () => {
+  test(`${name}: after a light → dark flip its charts equal a fresh dark page's, and after a flip back its own`, async () => {
     const { page, errors } = await site.newPage(embedPath(name), { colorScheme: 'light' });
     await settle(page);
+    const light = await canvases(page);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.waitForTimeout(400);
     const flipped = await canvases(page);
@@ -36,6 +37,10 @@ for (const name of widgetNames.filter((widget) => !PROGRESSIVE.has(widget))) {
     // A chart's background follows the scheme, so a chart the flip left alone differs from the
     // fresh page's (a heat map's colour map is the same in both schemes).
     flipped.forEach((pixels, i) => assert.ok(pixels === dark[i], `canvas ${i} differs from a fresh dark page's`));
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForTimeout(400);
+    const back = await canvases(page);
+    back.forEach((pixels, i) => assert.ok(pixels === light[i], `canvas ${i} differs after flipping back`));
     assert.deepEqual(errors, []);
     assert.deepEqual(fresh.errors, []);
   });

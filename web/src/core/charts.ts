@@ -113,11 +113,10 @@ let themeEpoch = 0;
 themeQuery?.addEventListener('change', () => {
   palettes = new WeakMap();
   themeEpoch += 1;
-  // The inks Chart.js falls back on (axis and legend texts, grid lines) follow the scheme, and
-  // every chart's next redraw is a full update that resolves its options again: the data-only
-  // redraw would keep the options resolved in the old scheme.
-  // Chart.js copied the inks into each axis's options when it made the chart, so the axes are
-  // given the new ones too.
+  // The inks Chart.js falls back on (axis and legend texts, grid lines) follow the scheme; each
+  // axis gets them too, as Chart.js copied the old ones into its options when it made the chart;
+  // and every chart's next redraw is a full update, since the data-only redraw would keep the
+  // options resolved in the old scheme.
   const colors = palette();
   Chart.defaults.color = colors.text;
   Chart.defaults.borderColor = colors.grid;
