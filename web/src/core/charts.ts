@@ -109,14 +109,13 @@ export function withAlpha(color: string, alpha: number): string {
 
 const themeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 // Registered before any figure's listener, so figures redraw with the new scheme's colours.
-let themeEpoch = 0;
 themeQuery?.addEventListener('change', () => {
   palettes = new WeakMap();
-  themeEpoch += 1;
   // The inks Chart.js falls back on (axis and legend texts, grid lines) follow the scheme; each
   // axis gets them too, as Chart.js copied the old ones into its options when it made the chart;
-  // and every chart's next redraw is a full update, since the data-only redraw would keep the
-  // options resolved in the old scheme.
+  // and every chart's next redraw is a full update (which also paints its backdrop again), since
+  // the data-only redraw would keep the options resolved in the old scheme. Figures only give
+  // their datasets the new colours.
   const colors = palette();
   Chart.defaults.color = colors.text;
   Chart.defaults.borderColor = colors.grid;
@@ -186,10 +185,9 @@ export function createChart<T extends ChartType>(
 /// and the datasets instead of every axis again.
 interface Backdrop {
   picture: HTMLCanvasElement | null;
-  /// Set after any Chart.js update (a new layout); the next fast redraw paints the picture again.
+  /// Set after any Chart.js update (a new layout or colour scheme); the next fast redraw paints
+  /// the picture again.
   stale: boolean;
-  /// The colour scheme the picture was painted in.
-  epoch: number;
   /// A picture is being painted: the datasets and the legend are left out.
   painting: boolean;
   /// The next draw may use the picture (set by `updateData`, for one draw).
@@ -216,7 +214,7 @@ const backdrops = new WeakMap<Chart, Backdrop>();
 const backdropOf = (chart: Chart): Backdrop => {
   let backdrop = backdrops.get(chart);
   if (!backdrop) {
-    backdrop = { picture: null, stale: true, epoch: themeEpoch, painting: false, use: false, curves: [], over: false };
+    backdrop = { picture: null, stale: true, painting: false, use: false, curves: [], over: false };
     backdrops.set(chart, backdrop);
   }
   return backdrop;
@@ -292,7 +290,6 @@ function paintBackdrop(chart: Chart, curves: number): void {
   const looks = curveLooks(chart).slice(0, curves);
   drawCurves(chart, looks);
   backdrop.curves = looks;
-  backdrop.epoch = themeEpoch;
   const picture = backdrop.picture ?? document.createElement('canvas');
   picture.width = chart.canvas.width;
   picture.height = chart.canvas.height;
@@ -767,7 +764,7 @@ function updateData(chart: Chart): boolean {
   // changed: then it keeps only the curves below the first one that changed.
   const looks = curveLooks(chart);
   const same = backdrop.curves.findIndex((look, i) => !sameLook(look, looks[i]));
-  if (backdrop.stale || backdrop.epoch !== themeEpoch) paintBackdrop(chart, looks.length);
+  if (backdrop.stale) paintBackdrop(chart, looks.length);
   else if (same >= 0) paintBackdrop(chart, same);
   backdrop.use = true;
   chart.render();
@@ -822,7 +819,7 @@ export function setDatasets<T extends ChartType>(chart: Chart<T>, looks: readonl
 }
 
 /// Gives every axis of `chart` the theme's tick, grid and title colours (after a theme flip).
-export function recolorAxes(chart: Chart, colors: Palette): void {
+function recolorAxes(chart: Chart, colors: Palette): void {
   for (const axis of Object.values(chart.options.scales ?? {})) {
     if (!axis) continue;
     // Set field by field: spreading Chart.js' option proxies copies their symbol keys, and a

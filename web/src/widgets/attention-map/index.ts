@@ -1,7 +1,7 @@
 /// Figure 12.3 (right), live: the laboratory's keys and one query grid as a fixed Gaussian
 /// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
-import { barPoints, chartCanvas, createChart, onThemeChange, palette, recolorAxes, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, scientific } from '../../core/format';
 import { evenTickIndices, Heatmap, type HeatmapTick } from '../../core/heatmap';
@@ -317,7 +317,6 @@ export default defineWidget({
 
     const stopTheme = onThemeChange((next: Palette) => {
       colors = next;
-      recolorAxes(bars as unknown as Chart, next);
       if (last) drawMap(last);
     });
     logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));

@@ -6,7 +6,6 @@ import {
   chartCanvas,
   createChart,
   palette,
-  recolorAxes,
   scheduleFrame,
   setDatasets,
   starImage,
@@ -114,7 +113,6 @@ export class LookupView {
     if (points) points.backgroundColor = points.borderColor = colors.navy;
     if (star) star.pointStyle = starImage(colors.orange, 10);
     if (query) query.borderColor = colors.orange;
-    for (const chart of [this.scatter, this.bars] as Chart[]) recolorAxes(chart, colors);
     if (frame) this.draw(frame);
     else for (const chart of [this.scatter, this.bars] as Chart[]) scheduleFrame(chart, () => undefined);
   }

@@ -2,7 +2,7 @@
 /// exponentiated Gaussian kernel underflow to 0, so naive normalisation computes 0 ÷ 0; the
 /// log-space softmax of eq. 12.4 stays finite. The log-kernel identity is measured beside it.
 import type { Plugin } from 'chart.js';
-import { barPoints, canvasFont, chartCanvas, onThemeChange, palette, recolorAxes, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../core/charts';
+import { barPoints, canvasFont, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, scientific } from '../../core/format';
 import { subheading } from '../../core/headings';
@@ -272,7 +272,6 @@ export default defineWidget({
 
     const stopTheme = onThemeChange((next: Palette) => {
       colors = next;
-      for (const chart of [naiveChart, stableChart]) recolorAxes(chart as unknown as Chart, next);
       if (far && keys) drawFar(far, keys);
     });
     void compute(state);

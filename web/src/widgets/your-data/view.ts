@@ -39,15 +39,6 @@ function points(xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] {
   return Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN })).filter((p) => Number.isFinite(p.y));
 }
 
-function recolorAxes(chart: Chart, colors: Palette): void {
-  for (const axis of Object.values(chart.options.scales ?? {})) {
-    if (!axis) continue;
-    axis.ticks = { ...axis.ticks, color: colors.text };
-    axis.grid = { ...axis.grid, color: colors.grid };
-    if ('title' in axis && axis.title) axis.title.color = colors.text;
-  }
-}
-
 export class YourDataView {
   readonly smoothingBox: HTMLDivElement;
   readonly looBox: HTMLDivElement;
@@ -138,10 +129,7 @@ export class YourDataView {
     const [loo, current] = this.loo.data.datasets;
     if (loo) loo.borderColor = loo.backgroundColor = colors.series[0];
     if (current) current.pointStyle = starImage(colors.orange, 8);
-    for (const chart of [this.smoothing, this.loo] as Chart[]) {
-      recolorAxes(chart, colors);
-      scheduleFrame(chart, () => undefined);
-    }
+    for (const chart of [this.smoothing, this.loo] as Chart[]) scheduleFrame(chart, () => undefined);
   }
 
   destroy(): void {
