@@ -11,6 +11,7 @@
 // set; KERNEL_LENS_BENCH_INPUTS sets the moves per figure (300), KERNEL_LENS_BENCH_ONLY picks
 // figures by name, KERNEL_LENS_BENCH_MODES modes by name.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -218,19 +219,28 @@ async function measure(mode) {
   return rows;
 }
 
-/// The share of the machine's CPU time that was idle over the next `ms` milliseconds. On this
-/// two-core machine the drag itself keeps the browser's threads busy for most of a core, so other
-/// work running beside a measurement shows up in its p95 (one busy loop adds several ms).
-async function idleShare(ms = 1000) {
-  const sum = () =>
-    cpus().reduce(
-      (acc, { times }) => ({ idle: acc.idle + times.idle, all: acc.all + times.user + times.nice + times.sys + times.idle + times.irq }),
-      { idle: 0, all: 0 },
-    );
-  const before = sum();
+/// The machine's CPU time over the next `ms` milliseconds: the share that was idle, and the share
+/// a virtual machine's host took for others (steal; Linux only, else 0). On this two-core machine
+/// the drag itself keeps the browser's threads busy for most of a core, so other work running
+/// beside a measurement shows up in its p95 (one busy loop adds several ms).
+async function cpuShares(ms = 1000) {
+  const sample = () => {
+    try {
+      // /proc/stat's first line: user nice system idle iowait irq softirq steal …
+      const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+      return { idle: fields[3] + fields[4], steal: fields[7], all: fields.reduce((a, b) => a + b, 0) };
+    } catch {
+      return cpus().reduce(
+        (acc, { times }) => ({ idle: acc.idle + times.idle, steal: 0, all: acc.all + times.user + times.nice + times.sys + times.idle + times.irq }),
+        { idle: 0, steal: 0, all: 0 },
+      );
+    }
+  };
+  const before = sample();
   await sleep(ms);
-  const after = sum();
-  return after.all > before.all ? (after.idle - before.idle) / (after.all - before.all) : Number.NaN;
+  const after = sample();
+  const all = after.all - before.all;
+  return all > 0 ? { idle: (after.idle - before.idle) / all, steal: (after.steal - before.steal) / all } : { idle: Number.NaN, steal: 0 };
 }
 const BUSY_BELOW = 0.85;
 
@@ -238,12 +248,13 @@ const ms = (x, width) => x.toFixed(1).padStart(width);
 console.log('Frame latency: bandwidth slider input → painted frame (Chromium, headless)');
 const summaries = [];
 for (const mode of MODES.filter((candidate) => candidate.title.includes(ONLY_MODES))) {
-  const idle = await idleShare();
+  const { idle, steal } = await cpuShares();
   const busy = idle < BUSY_BELOW;
   const rows = await measure(mode);
   console.log(`\n${mode.title}`);
   console.log(
     `CPU idle in the second before: ${(100 * idle).toFixed(0)} % of ${cpus().length} cores` +
+      (steal >= 0.01 ? `, ${(100 * steal).toFixed(0)} % taken by the virtual machine's host` : '') +
       (busy ? ' (warning: other work was running; these latencies include waiting for the CPU)' : ''),
   );
   console.log('                                      result (ms)      painted (ms)');
