@@ -114,3 +114,29 @@ test('touch: a tap on empty space adds a point and a touch drag moves the query'
   await waitForText(page.locator('.kl-readout'), /f̂\((?!3\.50)/);
   assert.deepEqual(errors, []);
 });
+
+test('the prediction star is as large on a 2× screen as on a 1× one', async () => {
+  // Pixels of the star's orange in the points chart: the star and the dashed query line. On a 2×
+  // screen every shape covers four times the device pixels; a star drawn from a picture at its
+  // pixel size would cover sixteen times as many (a ratio near 10 for the whole count).
+  const orangePixels = async (deviceScaleFactor) => {
+    const { page, errors } = await site.newPage(embedPath('lookup'), { deviceScaleFactor });
+    await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
+    await page.waitForTimeout(300);
+    const count = await page.locator('.kl-chart--interactive canvas').evaluate((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (Math.abs(data[i] - 0xe5) + Math.abs(data[i + 1] - 0x72) + Math.abs(data[i + 2] - 0x00) < 40) n += 1;
+      }
+      return n;
+    });
+    assert.deepEqual(errors, []);
+    return count;
+  };
+  const one = await orangePixels(1);
+  const two = await orangePixels(2);
+  assert.ok(one > 50, `${one} orange pixels at 1×`);
+  const ratio = two / one;
+  assert.ok(ratio > 3 && ratio < 5.5, `2× / 1× orange pixels = ${two} / ${one} = ${ratio.toFixed(2)}`);
+});

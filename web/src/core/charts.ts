@@ -169,7 +169,7 @@ export function createChart<T extends ChartType>(
   const chart = new Chart(canvas, {
     ...config,
     options,
-    plugins: [surface, ...(config.plugins ?? [])],
+    plugins: [surface, starMarkers, ...(config.plugins ?? [])],
   } as ChartConfiguration<T>);
   if (!chart.attached) {
     // Chart.js would size and draw every chart of a figure in the task that adds the figure to
@@ -629,30 +629,59 @@ export function barValueLabels(format: (value: number) => string, datasets?: rea
   };
 }
 
-/// A filled five-pointed star as a point image (Chart.js' own 'star' is an asterisk).
-export function starImage(color: string, radius: number): HTMLCanvasElement {
-  const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
-  const size = Math.ceil(radius * 2 + 2);
-  const canvas = document.createElement('canvas');
-  canvas.width = size * ratio;
-  canvas.height = size * ratio;
-  canvas.style.width = `${size}px`;
-  canvas.style.height = `${size}px`;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return canvas;
-  ctx.scale(ratio, ratio);
-  ctx.translate(size / 2, size / 2);
-  ctx.beginPath();
+/// What `starMarkers` reads from a dataset: the stars' fill colour and outer radius (CSS pixels).
+interface StarLook {
+  klStar?: { color: string; radius: number };
+}
+
+/// Marks a scatter dataset's points as filled five-pointed stars (Chart.js' own 'star' is an
+/// asterisk) of outer radius `radius` in `color`. `starMarkers` draws them as paths in the
+/// chart's own coordinates, so they are as sharp and as large on a 2× screen as on a 1× one
+/// (a picture given to Chart.js as a point style is drawn at its size in device pixels). Chart.js
+/// itself draws nothing for these points (radius 0).
+export function starDataset<T extends object>(look: T, color: string, radius: number): T & { pointRadius: number } {
+  return { ...look, pointRadius: 0, klStar: { color, radius } };
+}
+
+/// Gives a `starDataset` a new colour (a colour-scheme flip).
+export function recolorStars(dataset: object | undefined, color: string): void {
+  const star = (dataset as StarLook | undefined)?.klStar;
+  if (star) star.color = color;
+}
+
+/// Adds a five-pointed star of outer radius `radius` centred on (x, y) to the current path.
+function starPath(ctx: CanvasRenderingContext2D, x: number, y: number, radius: number): void {
   for (let i = 0; i < 10; i++) {
     const r = i % 2 === 0 ? radius : radius * 0.45;
     const angle = -Math.PI / 2 + (i * Math.PI) / 5;
-    ctx.lineTo(r * Math.cos(angle), r * Math.sin(angle));
+    ctx.lineTo(x + r * Math.cos(angle), y + r * Math.sin(angle));
   }
   ctx.closePath();
-  ctx.fillStyle = color;
-  ctx.fill();
-  return canvas;
 }
+
+/// Draws the stars of every `starDataset` right after its dataset (so it keeps its place among
+/// the datasets' drawing order), for the points whose star reaches into the plot area.
+const starMarkers: Plugin = {
+  id: 'klStarMarkers',
+  afterDatasetDraw(chart, { index, meta }) {
+    const star = (chart.data.datasets[index] as StarLook | undefined)?.klStar;
+    if (!star || !(star.radius > 0)) return;
+    const { ctx, chartArea: area } = chart;
+    const r = star.radius;
+    ctx.save();
+    ctx.fillStyle = star.color;
+    ctx.beginPath();
+    for (const element of meta.data) {
+      const { x, y } = element.getProps(['x', 'y'], true) as { x: number; y: number };
+      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+      if (x < area.left - r || x > area.right + r || y < area.top - r || y > area.bottom + r) continue;
+      ctx.moveTo(x, y - r);
+      starPath(ctx, x, y, r);
+    }
+    ctx.fill();
+    ctx.restore();
+  },
+};
 
 const scheduled = new Map<Chart, Array<() => void>>();
 let flushQueued = false;

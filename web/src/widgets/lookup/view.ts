@@ -8,7 +8,8 @@ import {
   palette,
   scheduleFrame,
   setDatasets,
-  starImage,
+  recolorStars,
+  starDataset,
   weightBarChart,
   withAlpha,
   type Chart,
@@ -75,7 +76,7 @@ export class LookupView {
       data: {
         datasets: [
           { label: 'observations', data: [], backgroundColor: c.navy, borderColor: c.navy, pointRadius: 6, order: 0 },
-          { label: 'prediction', data: [], pointStyle: starImage(c.orange, 10), pointRadius: 10, order: 0 },
+          starDataset({ label: 'prediction', data: [], order: 0 }, c.orange, 10),
           {
             label: 'query',
             showLine: true,
@@ -111,7 +112,7 @@ export class LookupView {
     this.colors = colors;
     const [points, star, query] = this.scatter.data.datasets;
     if (points) points.backgroundColor = points.borderColor = colors.navy;
-    if (star) star.pointStyle = starImage(colors.orange, 10);
+    recolorStars(star, colors.orange);
     if (query) query.borderColor = colors.orange;
     if (frame) this.draw(frame);
     else for (const chart of [this.scatter, this.bars] as Chart[]) scheduleFrame(chart, () => undefined);

@@ -1,6 +1,6 @@
 /// The your-data panels: the reader's points with the smoothing curve and the query (1-D keys),
 /// and the leave-one-out curve over bandwidths with the current h marked.
-import { chartCanvas, createChart, palette, scheduleFrame, starImage, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, palette, recolorStars, scheduleFrame, starDataset, type Chart, type Palette } from '../../core/charts';
 import { fixed } from '../../core/format';
 
 export interface SmoothingFrame {
@@ -58,7 +58,7 @@ export class YourDataView {
         datasets: [
           { label: 'observations', data: [], backgroundColor: c.navy, borderColor: c.navy, pointRadius: 4, order: 1 },
           { label: 'smoothing curve', data: [], showLine: true, borderColor: c.series[1], borderWidth: 2, pointRadius: 0, order: 2 },
-          { label: 'prediction', data: [], pointStyle: starImage(c.orange, 9), pointRadius: 9, order: 0 },
+          starDataset({ label: 'prediction', data: [], order: 0 }, c.orange, 9),
           { label: 'query', data: [], showLine: true, borderColor: c.orange, borderDash: [6, 4], borderWidth: 1.4, pointRadius: 0, order: 3 },
         ],
       },
@@ -74,7 +74,7 @@ export class YourDataView {
       data: {
         datasets: [
           { label: 'leave-one-out MSE', data: [], showLine: true, borderColor: c.series[0], backgroundColor: c.series[0], borderWidth: 2, pointRadius: 2.5 },
-          { label: 'current bandwidth', data: [], pointStyle: starImage(c.orange, 8), pointRadius: 8 },
+          starDataset({ label: 'current bandwidth', data: [] }, c.orange, 8),
         ],
       },
       options: {
@@ -124,11 +124,11 @@ export class YourDataView {
     const [observed, curve, star, query] = this.smoothing.data.datasets;
     if (observed) observed.backgroundColor = observed.borderColor = colors.navy;
     if (curve) curve.borderColor = colors.series[1];
-    if (star) star.pointStyle = starImage(colors.orange, 9);
+    recolorStars(star, colors.orange);
     if (query) query.borderColor = colors.orange;
     const [loo, current] = this.loo.data.datasets;
     if (loo) loo.borderColor = loo.backgroundColor = colors.series[0];
-    if (current) current.pointStyle = starImage(colors.orange, 8);
+    recolorStars(current, colors.orange);
     for (const chart of [this.smoothing, this.loo] as Chart[]) scheduleFrame(chart, () => undefined);
   }
 
