@@ -37,7 +37,9 @@ function barColors(colors: Palette, n: number): string[] {
   return Array.from({ length: n }, (_, i) => cycle[i % 3] ?? colors.grey);
 }
 
-/// Writes "f̂(q) = 2.74" beside the star, as the chapter's annotation does.
+/// Writes "f̂(q) = 2.74" beside the star, as the chapter's annotation does. The hat is drawn as a
+/// small chevron over the "f": a combining circumflex (U+0302) after "f" is dropped or misplaced
+/// by common sans-serif fonts at this size on a canvas.
 const predictionLabel: Plugin<'scatter'> = {
   id: 'klPredictionLabel',
   afterDatasetsDraw(chart) {
@@ -46,11 +48,26 @@ const predictionLabel: Plugin<'scatter'> = {
     if (!star || value === undefined || !Number.isFinite(value)) return;
     const { ctx } = chart;
     ctx.save();
-    ctx.fillStyle = palette().brown;
+    const ink = palette().brown;
+    ctx.fillStyle = ink;
+    ctx.strokeStyle = ink;
     ctx.font = canvasFont(13);
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
+    const text = `f(q) = ${fixed(value, 2)}`;
     const right = star.x > chart.chartArea.right - 90;
-    ctx.textAlign = right ? 'right' : 'left';
-    ctx.fillText(`f̂(q) = ${fixed(value, 2)}`, star.x + (right ? -8 : 8), star.y + 22);
+    const left = right ? star.x - 8 - ctx.measureText(text).width : star.x + 8;
+    const baseline = star.y + 22;
+    ctx.fillText(text, left, baseline);
+    const f = ctx.measureText('f');
+    const middle = left + f.width / 2 + 0.5;
+    const top = baseline - f.actualBoundingBoxAscent - 1.5;
+    ctx.lineWidth = 1.1;
+    ctx.beginPath();
+    ctx.moveTo(middle - 2.6, top);
+    ctx.lineTo(middle, top - 2.8);
+    ctx.lineTo(middle + 2.6, top);
+    ctx.stroke();
     ctx.restore();
   },
 };
