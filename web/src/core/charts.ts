@@ -17,6 +17,7 @@ import {
   type ChartType,
   type Plugin,
 } from 'chart.js';
+import { drawPoint } from 'chart.js/helpers';
 import { sharedBridge } from './bridge';
 import { fixed } from './format';
 import { markTiming, timingEnabled } from './timing';
@@ -169,7 +170,7 @@ export function createChart<T extends ChartType>(
   const chart = new Chart(canvas, {
     ...config,
     options,
-    plugins: [surface, starMarkers, ...(config.plugins ?? [])],
+    plugins: [surface, starMarkers, legendHandles, ...(config.plugins ?? [])],
   } as ChartConfiguration<T>);
   if (!chart.attached) {
     // Chart.js would size and draw every chart of a figure in the task that adds the figure to
@@ -628,6 +629,90 @@ export function barValueLabels(format: (value: number) => string, datasets?: rea
     },
   };
 }
+
+/// The length of a `lineLegend` entry's line, in CSS pixels.
+const HANDLE_WIDTH = 26;
+
+/// Options of a legend below the chart whose entries show each dataset as matplotlib's legend
+/// does: a short line in the dataset's colour, width and dash (with a marker in its middle when
+/// the line has markers), or a lone marker for a set of points. Chart.js lays the entries out
+/// and keeps the room (a point-style box of height 0, which it leaves empty); `legendHandles`
+/// draws them. `labels` adds to or overrides the label options (font, sort…).
+export function lineLegend(labels: Record<string, unknown> = {}) {
+  return {
+    display: true,
+    position: 'bottom' as const,
+    labels: { usePointStyle: true, pointStyleWidth: HANDLE_WIDTH, boxHeight: 0, ...labels },
+  };
+}
+
+/// The dataset fields a legend handle is drawn from.
+interface HandleLook {
+  klCurve?: unknown;
+  klPoints?: unknown;
+  showLine?: boolean;
+  borderColor?: unknown;
+  backgroundColor?: unknown;
+  borderWidth?: unknown;
+  borderDash?: unknown;
+  pointRadius?: unknown;
+  pointStyle?: unknown;
+}
+
+/// What `legendHandles` reads from Chart.js' legend (its laid-out entries; Chart.js 4 internals).
+interface LegendInternals {
+  options?: { display?: boolean; labels?: { usePointStyle?: boolean; boxHeight?: number; pointStyleWidth?: number; font?: { size?: number } } };
+  legendItems?: { datasetIndex?: number }[];
+  legendHitBoxes?: { left: number; top: number }[];
+}
+
+const ink = (value: unknown): string => (typeof value === 'string' ? value : palette().text);
+
+/// Draws the entries' lines and markers of a `lineLegend`, after the chart (and its legend) are
+/// drawn, in the room Chart.js left for them. Not while a backdrop picture is painted: the
+/// legend is drawn over the picture on every frame.
+const legendHandles: Plugin = {
+  id: 'klLegendHandles',
+  afterDraw(chart) {
+    if (backdropOf(chart as unknown as Chart).painting) return;
+    const legend = (chart as unknown as { legend?: LegendInternals }).legend;
+    const labels = legend?.options?.labels;
+    if (!legend?.options?.display || !labels?.usePointStyle || labels.boxHeight !== 0) return;
+    const items = legend.legendItems ?? [];
+    const boxes = legend.legendHitBoxes ?? [];
+    const width = labels.pointStyleWidth ?? HANDLE_WIDTH;
+    const half = (labels.font?.size ?? Chart.defaults.font.size ?? 12) / 2;
+    const { ctx } = chart;
+    items.forEach((item, i) => {
+      const box = boxes[i];
+      const dataset = chart.data.datasets[item.datasetIndex ?? -1] as HandleLook | undefined;
+      if (!box || !dataset) return;
+      const y = box.top + half;
+      const middle = box.left + width / 2;
+      const line = dataset.klCurve !== undefined || (dataset.klPoints === undefined && dataset.showLine === true);
+      const radius = typeof dataset.pointRadius === 'number' ? dataset.pointRadius : 3;
+      const marker = dataset.klPoints !== undefined || (dataset.klCurve === undefined && radius > 0);
+      ctx.save();
+      if (line) {
+        ctx.strokeStyle = ink(dataset.borderColor);
+        ctx.lineWidth = typeof dataset.borderWidth === 'number' ? Math.min(dataset.borderWidth, 4) : 2;
+        ctx.setLineDash(Array.isArray(dataset.borderDash) ? (dataset.borderDash as number[]) : []);
+        ctx.beginPath();
+        ctx.moveTo(box.left, y);
+        ctx.lineTo(box.left + width, y);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      if (marker) {
+        ctx.fillStyle = ink(dataset.backgroundColor ?? dataset.borderColor);
+        ctx.strokeStyle = ink(dataset.borderColor ?? dataset.backgroundColor);
+        const pointStyle = typeof dataset.pointStyle === 'string' ? dataset.pointStyle : 'circle';
+        drawPoint(ctx, { pointStyle: pointStyle as 'circle', radius: Math.min(Math.max(radius, 2.5), 4.5), borderWidth: 1, rotation: 0 }, middle, y);
+      }
+      ctx.restore();
+    });
+  },
+};
 
 /// What `starMarkers` reads from a dataset: the stars' fill colour and outer radius (CSS pixels).
 interface StarLook {

@@ -1,7 +1,7 @@
 /// Exercise 3, live: a fresh noisy sample split into training, validation and a sealed test set;
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
-import { chartCanvas, createChart, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../core/charts';
+import { chartCanvas, createChart, lineLegend, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../core/charts';
 import { button, controlRow, dataTable } from '../../core/controls';
 import { fixed } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -96,7 +96,7 @@ export default defineWidget({
       'The fresh sample: training and validation points, the truth, and the fits from the training set at the validation choice and at the synthetic-truth grid minimum; test points appear once the test set is opened',
     );
     curves.box.className = fits.box.className = 'kl-chart kl-chart--tall';
-    const legend = { display: true, position: 'bottom' as const, labels: { boxWidth: 18, boxHeight: 2, font: { size: 11 } } };
+    const legend = lineLegend({ font: { size: 11 } });
     const curveChart = createChart<'scatter'>(curves.canvas, {
       type: 'scatter',
       data: { datasets: [] },

@@ -1,7 +1,8 @@
 /// Figure 12.3 (left), live: bias², variance and MSE of the Monte-Carlo audit against h on a log
 /// axis (points on the grid), the exact population curves over a continuous range of h (dashed),
 /// the grid minimum (grey dashed line) and the draggable bandwidth marker (orange line).
-import { chartCanvas, createChart, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, lineLegend, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import type { LegendItem } from 'chart.js';
 import type { RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
 import { logTick, recolorChart, vertical, type XY } from './plot';
 
@@ -44,11 +45,7 @@ export class AuditView {
       data: { datasets: this.emptyDatasets() },
       options: {
         plugins: {
-          legend: {
-            display: true,
-            position: 'bottom',
-            labels: { boxWidth: 18, boxHeight: 2, font: { size: 11 }, sort: (a, b) => (a.datasetIndex ?? 0) - (b.datasetIndex ?? 0) },
-          },
+          legend: lineLegend({ font: { size: 11 }, sort: (a: LegendItem, b: LegendItem) => (a.datasetIndex ?? 0) - (b.datasetIndex ?? 0) }),
         },
         scales: {
           x: {
