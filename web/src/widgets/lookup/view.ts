@@ -93,7 +93,8 @@ export class LookupView {
       data: {
         datasets: [
           { label: 'observations', data: [], backgroundColor: c.navy, borderColor: c.navy, pointRadius: 6, order: 0 },
-          starDataset({ label: 'prediction', data: [], order: 0 }, c.orange, 10),
+          // Above the points, as the chapter's star (zorder 4 over the points' 3).
+          starDataset({ label: 'prediction', data: [], order: -1 }, c.orange, 10),
           {
             label: 'query',
             showLine: true,

@@ -73,8 +73,9 @@ export class YourDataView {
       type: 'scatter',
       data: {
         datasets: [
-          { label: 'leave-one-out MSE', data: [], showLine: true, borderColor: c.series[0], backgroundColor: c.series[0], borderWidth: 2, pointRadius: 2.5 },
-          starDataset({ label: 'current bandwidth', data: [] }, c.orange, 8),
+          // Blue, as the leave-one-out curve of the bandwidth-selection figure; the orange star stands out on it.
+          { label: 'leave-one-out MSE', data: [], showLine: true, borderColor: c.series[1], backgroundColor: c.series[1], borderWidth: 2, pointRadius: 2.5 },
+          starDataset({ label: 'current bandwidth', data: [], order: -1 }, c.orange, 8),
         ],
       },
       options: {
@@ -127,7 +128,7 @@ export class YourDataView {
     recolorStars(star, colors.orange);
     if (query) query.borderColor = colors.orange;
     const [loo, current] = this.loo.data.datasets;
-    if (loo) loo.borderColor = loo.backgroundColor = colors.series[0];
+    if (loo) loo.borderColor = loo.backgroundColor = colors.series[1];
     recolorStars(current, colors.orange);
     for (const chart of [this.smoothing, this.loo] as Chart[]) scheduleFrame(chart, () => undefined);
   }
