@@ -70,6 +70,34 @@ test('dragging a bandwidth slider redraws its curve; bandwidths can be added and
   assert.deepEqual(errors, []);
 });
 
+test('from the keyboard: arrow keys move a bandwidth, and Enter on the buttons adds and removes curves', async () => {
+  const { page, errors } = await site.newPage(embedPath('smoothing'));
+  await waitForCurves(page, 3);
+  const before = await tableRows(page);
+  const slider = page.getByRole('slider', { name: 'bandwidth h2' });
+  await slider.focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((old) => {
+    const header = document.querySelector('.kl-table tbody tr:nth-child(3) th')?.textContent ?? '';
+    const cells = document.querySelectorAll('.kl-table tbody tr:nth-child(3) td');
+    return header !== old && /^h = \d/.test(header) && cells.length > 0 && cells[0].textContent !== '…';
+  }, before[2][0]);
+  const after = await tableRows(page);
+  assert.ok(Number(after[2][0].slice(4)) > 0.18, `h2 moved right: ${after[2][0]}`);
+  assert.notDeepEqual(after[2].slice(1), before[2].slice(1));
+  // The other curves stay as they were.
+  assert.deepEqual(after[1], before[1]);
+  assert.deepEqual(after[3], before[3]);
+  await page.getByRole('button', { name: 'Add a bandwidth' }).focus();
+  await page.keyboard.press('Enter');
+  await waitForCurves(page, 4);
+  await page.getByRole('button', { name: 'Remove bandwidth h1' }).focus();
+  await page.keyboard.press('Enter');
+  await waitForCurves(page, 3);
+  assert.equal((await tableRows(page))[1][0], after[2][0]);
+  assert.deepEqual(errors, []);
+});
+
 test('bandwidths from the URL; an invalid list falls back with a note', async () => {
   const { page } = await site.newPage(embedPath('smoothing', { bandwidths: '0.05,abc' }));
   await waitForText(page.locator('.kl-widget__note').first(), /bandwidths=0\.05,abc/);
