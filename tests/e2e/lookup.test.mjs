@@ -118,7 +118,7 @@ test('touch: a tap on empty space adds a point and a touch drag moves the query'
 test('the prediction star is as large on a 2× screen as on a 1× one', async () => {
   // Pixels of the star's orange in the points chart: the star and the dashed query line. On a 2×
   // screen every shape covers four times the device pixels; a star drawn from a picture at its
-  // pixel size would cover sixteen times as many (a ratio near 10 for the whole count).
+  // pixel size would cover sixteen times as many (the whole count gave a ratio of 19.7 so).
   const orangePixels = async (deviceScaleFactor) => {
     const { page, errors } = await site.newPage(embedPath('lookup'), { deviceScaleFactor });
     await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
