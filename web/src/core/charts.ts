@@ -399,6 +399,12 @@ export interface CurveArrays {
   ys: ArrayLike<number>;
 }
 
+/// A dataset colour field as a canvas ink: a colour string, else the theme's text colour.
+const ink = (value: unknown): string => (typeof value === 'string' ? value : palette().text);
+
+/// A dataset dash field as a canvas dash pattern (none unless it is an array).
+const dashOf = (value: unknown): number[] => (Array.isArray(value) ? (value as number[]) : []);
+
 type ArrayDataset = {
   klCurve?: CurveArrays;
   klPoints?: CurveArrays;
@@ -440,6 +446,11 @@ function curveLooks(chart: Chart): CurveLook[] {
   return [...curves, ...markers];
 }
 
+/// Equal field values: the same value, or arrays and plain objects (a dash pattern built afresh
+/// on every frame) with the same JSON. Two different functions are never equal.
+const sameValue = (a: unknown, b: unknown): boolean =>
+  Object.is(a, b) || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
+
 const sameLook = (a: CurveLook, b: CurveLook | undefined): boolean =>
   b !== undefined &&
   a.markers === b.markers &&
@@ -447,7 +458,7 @@ const sameLook = (a: CurveLook, b: CurveLook | undefined): boolean =>
   a.curve.ys === b.curve.ys &&
   a.color === b.color &&
   a.width === b.width &&
-  JSON.stringify(a.dash) === JSON.stringify(b.dash);
+  sameValue(a.dash, b.dash);
 
 /// Strokes the curves and fills the markers, clipped to the plot area. A non-finite y breaks a
 /// line and has no marker.
@@ -463,11 +474,11 @@ function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
   ctx.lineJoin = 'round';
   for (const { curve, markers, color, width, dash } of looks) {
     const n = Math.min(curve.xs.length, curve.ys.length);
-    const ink = typeof color === 'string' ? color : palette().text;
+    const stroke = ink(color);
     if (markers) {
       // One path per marker: overlapping markers darken, as separately drawn scatter markers do.
       const radius = typeof width === 'number' ? width : 3;
-      ctx.fillStyle = ink;
+      ctx.fillStyle = stroke;
       for (let i = 0; i < n; i++) {
         const xv = curve.xs[i] as number;
         const yv = curve.ys[i] as number;
@@ -478,9 +489,9 @@ function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
       }
       continue;
     }
-    ctx.strokeStyle = ink;
+    ctx.strokeStyle = stroke;
     ctx.lineWidth = typeof width === 'number' ? width : 1.5;
-    ctx.setLineDash(Array.isArray(dash) ? (dash as number[]) : []);
+    ctx.setLineDash(dashOf(dash));
     ctx.beginPath();
     const px = new Float64Array(n);
     const py = new Float64Array(n);
@@ -576,11 +587,6 @@ function arrayOnlyFields(chart: Chart): Record<string, unknown>[] | null {
   return fields;
 }
 
-/// Equal field values: the same value, or arrays and plain objects (a dash pattern built afresh
-/// on every frame) with the same JSON. Two different functions are never equal.
-const sameValue = (a: unknown, b: unknown): boolean =>
-  Object.is(a, b) || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
-
 const sameFields = (a: readonly Record<string, unknown>[], b: readonly Record<string, unknown>[] | undefined): boolean =>
   b !== undefined &&
   a.length === b.length &&
@@ -646,18 +652,8 @@ export function lineLegend(labels: Record<string, unknown> = {}) {
   };
 }
 
-/// The dataset fields a legend handle is drawn from.
-interface HandleLook {
-  klCurve?: unknown;
-  klPoints?: unknown;
-  showLine?: boolean;
-  borderColor?: unknown;
-  backgroundColor?: unknown;
-  borderWidth?: unknown;
-  borderDash?: unknown;
-  pointRadius?: unknown;
-  pointStyle?: unknown;
-}
+/// The dataset fields a legend handle is drawn from: an array dataset's, or a Chart.js line's.
+type HandleLook = ArrayDataset & { showLine?: boolean; pointStyle?: unknown };
 
 /// What `legendHandles` reads from Chart.js' legend (its laid-out entries; Chart.js 4 internals).
 interface LegendInternals {
@@ -665,8 +661,6 @@ interface LegendInternals {
   legendItems?: { datasetIndex?: number }[];
   legendHitBoxes?: { left: number; top: number }[];
 }
-
-const ink = (value: unknown): string => (typeof value === 'string' ? value : palette().text);
 
 /// Draws the entries' lines and markers of a `lineLegend`, after the chart (and its legend) are
 /// drawn, in the room Chart.js left for them. Not while a backdrop picture is painted: the
@@ -696,7 +690,7 @@ const legendHandles: Plugin = {
       if (line) {
         ctx.strokeStyle = ink(dataset.borderColor);
         ctx.lineWidth = typeof dataset.borderWidth === 'number' ? Math.min(dataset.borderWidth, 4) : 2;
-        ctx.setLineDash(Array.isArray(dataset.borderDash) ? (dataset.borderDash as number[]) : []);
+        ctx.setLineDash(dashOf(dataset.borderDash));
         ctx.beginPath();
         ctx.moveTo(box.left, y);
         ctx.lineTo(box.left + width, y);

@@ -9,7 +9,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bias-variance/fields';
 import '../bias-variance/bias-variance.css';
-import { logTick, recolorChart, vertical, type XY } from '../bias-variance/plot';
+import { logTick, vertical, type XY } from '../bias-variance/plot';
 
 const MAX_SPLIT = 2000;
 
@@ -289,8 +289,6 @@ export default defineWidget({
 
     const stopTheme = onThemeChange((next) => {
       colors = next;
-      recolorChart(curveChart as unknown as Chart, next);
-      recolorChart(fitChart as unknown as Chart, next);
       if (last) drawCurves(last);
     });
     void compute();

@@ -1,6 +1,5 @@
-/// Plot pieces shared by the audit and selection figures: vertical marker lines, log-axis ticks
-/// and re-theming a chart's axes and legend.
-import type { Chart, Palette } from '../../core/charts';
+/// Plot pieces shared by the audit and selection figures: vertical marker lines and log-axis
+/// ticks. (A colour-scheme flip re-themes every chart's axes and legend in core/charts.ts.)
 
 export type XY = { x: number; y: number };
 
@@ -19,15 +18,3 @@ export const logTick = (value: number | string): string => {
   const leading = Number(x.toExponential(1).slice(0, 3));
   return leading === 1 || leading === 2 || leading === 5 ? String(x) : '';
 };
-
-/// Points into the scale, grid, title and legend colours of `colors`.
-export function recolorChart(chart: Chart, colors: Palette): void {
-  for (const axis of Object.values(chart.options.scales ?? {})) {
-    if (!axis) continue;
-    axis.ticks = { ...axis.ticks, color: colors.text };
-    axis.grid = { ...axis.grid, color: colors.grid };
-    if ('title' in axis && axis.title) axis.title.color = colors.text;
-  }
-  const legend = chart.options.plugins?.legend;
-  if (legend?.labels) legend.labels.color = colors.text;
-}

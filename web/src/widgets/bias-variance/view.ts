@@ -4,7 +4,7 @@
 import { chartCanvas, createChart, lineLegend, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
 import type { LegendItem } from 'chart.js';
 import type { RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { logTick, recolorChart, vertical, type XY } from './plot';
+import { logTick, vertical, type XY } from './plot';
 
 
 export interface AuditFrame {
@@ -67,7 +67,6 @@ export class AuditView {
 
   recolor(colors: Palette, frame: AuditFrame | null): void {
     this.colors = colors;
-    recolorChart(this.chart as unknown as Chart, colors);
     if (frame) this.draw(frame);
   }
 
