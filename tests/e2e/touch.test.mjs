@@ -32,8 +32,10 @@ for (const figure of FIGURES) {
     const readout = await slider.evaluate((input) => input.nextElementSibling?.textContent);
     const box = await slider.boundingBox();
     const y = box.y + box.height / 2;
+    /// Where the thumb is, as a fraction of the slider's range.
+    const thumb = () => slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min)));
     // From the thumb (at the slider's value) to the right end: the finger must grab the thumb.
-    const thumbAt = await slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min)));
+    const thumbAt = await thumb();
     const start = box.x + box.width * thumbAt;
     const cdp = await page.context().newCDPSession(page);
     const touch = (type, x) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
@@ -41,7 +43,7 @@ for (const figure of FIGURES) {
     for (let i = 1; i <= 10; i++) await touch('touchMove', start + ((box.x + box.width - 2 - start) * i) / 10);
     await touch('touchEnd');
     // The finger ended at the slider's right end, and the thumb followed it there.
-    const thumbEnd = await slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min)));
+    const thumbEnd = await thumb();
     assert.ok(thumbEnd > 0.95 && thumbAt < 0.9, `thumb moved from ${thumbAt} to ${thumbEnd}`);
     await page.waitForFunction(
       ([name, text]) => {
