@@ -89,6 +89,8 @@ const SCENARIOS = [
   { name: 'floor: echo worker + 1 rect', path: 'embed.html?widget=none', slider: 'floor slider', setup: installFloor, setupArg: false, ready: '[data-ready]' },
   { name: 'floor: in-frame echo + 1 rect', path: 'embed.html?widget=none', slider: 'floor slider', setup: installFloor, setupArg: true, ready: '[data-ready]' },
   { name: 'lookup (Figure 12.1)', path: embedPath('lookup'), slider: 'bandwidth h', ready: '[data-testid=prediction]' },
+  // The query's tick label moves with it, so each frame lays the points chart out again.
+  { name: 'lookup, query slider', path: embedPath('lookup'), slider: 'query q', ready: '[data-testid=prediction]' },
   { name: 'ols-vs-nw', path: embedPath('ols-vs-nw'), slider: 'bandwidth h', ready: '[data-testid=nw-prediction]' },
   { name: 'temperature', path: embedPath('temperature'), slider: 'bandwidth h', ready: '[data-testid=temperature]' },
   { name: 'smoothing (Figure 12.2)', path: embedPath('smoothing'), slider: 'bandwidth h2', ready: '.kl-table tbody tr:nth-child(4) td' },

@@ -2,7 +2,7 @@
 // keyboard, slider and pointer input changing them.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -139,4 +139,92 @@ test('the prediction star is as large on a 2× screen as on a 1× one', async ()
   assert.ok(one > 50, `${one} orange pixels at 1×`);
   const ratio = two / one;
   assert.ok(ratio > 3 && ratio < 5.5, `2× / 1× orange pixels = ${two} / ${one} = ${ratio.toFixed(2)}`);
+});
+
+/// The tick labels under the points chart, read off its pixels: the query line's column (the
+/// column with the most orange), and the centre and width of each dark run of columns in the
+/// first band of dark rows under the plot's bottom edge (the tick labels; the axis title is the
+/// next band), right of the plot's left edge (the y axis' "0" straddles the bottom edge).
+function tickLabels(page) {
+  return page.locator('.kl-chart--interactive canvas').evaluate((canvas) => {
+    const { width, height } = canvas;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, width, height);
+    const orange = (i) => Math.abs(data[i] - 0xe5) + Math.abs(data[i + 1] - 0x72) + Math.abs(data[i + 2]) < 40;
+    const dark = (i) => data[i] + data[i + 1] + data[i + 2] < 3 * 140;
+    let queryX = 0;
+    let most = 0;
+    let bottom = 0;
+    for (let x = 0; x < width; x++) {
+      let n = 0;
+      let last = 0;
+      for (let y = 0; y < height; y++) if (orange(4 * (y * width + x))) (n += 1), (last = y);
+      if (n > most) (most = n), (queryX = x), (bottom = last);
+    }
+    // The bottom edge: the row near the query line's end with the longest run of drawn pixels
+    // (the axis line); the run's start is the plot's left edge (less the y ticks' marks).
+    const drawn = (i) => Math.abs(data[i] - data[0]) + Math.abs(data[i + 1] - data[1]) + Math.abs(data[i + 2] - data[2]) > 12;
+    let edge = bottom;
+    let left = 0;
+    let longest = 0;
+    for (let y = Math.max(0, bottom - 8); y < Math.min(height, bottom + 8); y++) {
+      for (let x = 0, run = 0; x < width; x++) {
+        run = drawn(4 * (y * width + x)) ? run + 1 : 0;
+        if (run > longest) (longest = run), (edge = y), (left = x - run + 1);
+      }
+    }
+    const rowDark = (y) => {
+      for (let x = left; x < width; x++) if (dark(4 * (y * width + x))) return true;
+      return false;
+    };
+    let top = edge + 1;
+    while (top < height && !rowDark(top)) top++;
+    let end = top;
+    while (end < height && rowDark(end)) end++;
+    // Columns with ink, joined across gaps of up to 5 columns (between a label's characters).
+    const runs = [];
+    for (let x = left; x < width; x++) {
+      let inked = false;
+      for (let y = top; y < end; y++) if (dark(4 * (y * width + x))) inked = true;
+      if (!inked) continue;
+      const run = runs.at(-1);
+      if (run && x - run.to <= 6) run.to = x;
+      else runs.push({ from: x, to: x });
+    }
+    return { queryX, labels: runs.map((run) => ({ centre: (run.from + run.to) / 2, width: run.to - run.from + 1 })) };
+  });
+}
+
+test('the location axis has the chapter\'s ticks: one at each key and "q=3.5" at the query', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup'));
+  await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
+  await page.waitForTimeout(200);
+  const chapter = await tickLabels(page);
+  // Four labels: 1, 3, q=3.5, 5 at their places on a linear axis (the query 5/8 of the way from
+  // key 1 to key 5); the query's is the widest and sits under the query line.
+  assert.equal(chapter.labels.length, 4, JSON.stringify(chapter));
+  const [one, three, q, five] = chapter.labels;
+  const along = (label) => (label.centre - one.centre) / (five.centre - one.centre);
+  assert.ok(Math.abs(along(three) - 0.5) < 0.03, JSON.stringify(chapter));
+  assert.ok(Math.abs(along(q) - 0.625) < 0.03, JSON.stringify(chapter));
+  assert.ok(Math.abs(q.centre - chapter.queryX) < 4, JSON.stringify(chapter));
+  assert.ok(q.width > 2 * Math.max(one.width, three.width, five.width), JSON.stringify(chapter));
+
+  // The query's label follows the query slider.
+  await press(page.getByRole('slider', { name: /query/ }), 'ArrowLeft', 20);
+  await waitForText(page.locator('.kl-readout'), /f̂\(2\.50\)/);
+  await page.waitForTimeout(200);
+  const moved = await tickLabels(page);
+  assert.equal(moved.labels.length, 4, JSON.stringify(moved));
+  assert.ok(Math.abs(moved.labels[1].centre - moved.queryX) < 4, JSON.stringify(moved));
+  assert.ok(moved.queryX < chapter.queryX - 20, JSON.stringify(moved));
+  assert.deepEqual(errors, []);
+});
+
+test('a key under the query gives its tick to the query\'s label', async () => {
+  const { page } = await site.newPage(embedPath('lookup', { q: '3' }));
+  await waitForText(page.getByTestId('prediction'), /\d/);
+  await page.waitForTimeout(200);
+  const { queryX, labels } = await tickLabels(page);
+  assert.equal(labels.length, 3, JSON.stringify(labels));
+  assert.ok(Math.abs(labels[1].centre - queryX) < 4, JSON.stringify(labels));
 });

@@ -15,9 +15,12 @@ import {
   Title,
   type ChartConfiguration,
   type ChartType,
+  type FontSpec,
   type Plugin,
+  type Scale,
+  type Tick,
 } from 'chart.js';
-import { drawPoint } from 'chart.js/helpers';
+import { drawPoint, toFont } from 'chart.js/helpers';
 import { sharedBridge } from './bridge';
 import { fixed } from './format';
 import { markTiming, timingEnabled } from './timing';
@@ -170,7 +173,7 @@ export function createChart<T extends ChartType>(
   const chart = new Chart(canvas, {
     ...config,
     options,
-    plugins: [surface, starMarkers, legendHandles, ...(config.plugins ?? [])],
+    plugins: [surface, starMarkers, legendHandles, tickMarksLayer, ...(config.plugins ?? [])],
   } as ChartConfiguration<T>);
   if (!chart.attached) {
     // Chart.js would size and draw every chart of a figure in the task that adds the figure to
@@ -912,6 +915,104 @@ export function scheduleFrame(chart: Chart, edit: () => void): void {
   else scheduled.set(chart, [edit]);
   queueFlush();
 }
+
+/// A tick at a chosen value with a chosen label, as matplotlib's `set_xticks(values, labels)`.
+export interface TickMark {
+  value: number;
+  label: string;
+}
+
+/// The marks each chart's marked x axis shows now (set by `setTickMarks`).
+const tickMarks = new WeakMap<Chart, readonly TickMark[]>();
+
+/// Gap in CSS pixels kept between two tick labels.
+const TICK_LABEL_GAP = 6;
+
+/// The marks whose labels fit: in the order given, a mark is kept when it lies on the axis and
+/// its label clears every label kept before it. So the first marks win a crowded stretch (the
+/// query's "q=3.5" over a key beside it). Returned in axis order.
+function fittingMarks(
+  marks: readonly TickMark[],
+  place: (value: number) => number,
+  width: (label: string) => number,
+  span: { low: number; high: number },
+): { mark: TickMark; at: number; width: number }[] {
+  const kept: { mark: TickMark; at: number; width: number }[] = [];
+  for (const mark of marks) {
+    const at = place(mark.value);
+    if (!Number.isFinite(at) || at < span.low - 0.5 || at > span.high + 0.5) continue;
+    const labelWidth = width(mark.label);
+    const reach = labelWidth / 2 + TICK_LABEL_GAP / 2;
+    const clear = kept.every((other) => Math.abs(other.at - at) >= reach + other.width / 2 + TICK_LABEL_GAP / 2);
+    if (clear) kept.push({ mark, at, width: labelWidth });
+  }
+  return kept.sort((a, b) => a.at - b.at);
+}
+
+interface MarkedAxisOptions {
+  grid: { color?: unknown; tickLength: number };
+  ticks: { color?: unknown; font: Partial<FontSpec>; padding: number };
+}
+
+/// Options for a chart's x axis whose ticks are the marks last given to `setTickMarks`. Chart.js
+/// lays the axis out with room for one row of labels but draws no ticks, labels or vertical grid
+/// lines; `tickMarksLayer` draws the marks' on every frame, beneath the datasets. So a mark that
+/// moves with a drag (the query's tick) costs no new layout of the chart.
+export function markedTicksAxis() {
+  return {
+    grid: { display: false },
+    ticks: { display: false },
+    afterFit(scale: Scale): void {
+      const { ticks } = scale.options as unknown as MarkedAxisOptions;
+      scale.height += toFont(ticks.font).lineHeight + 2 * ticks.padding;
+    },
+  };
+}
+
+/// Gives a chart's marked axis (see `markedTicksAxis`) these ticks from its next draw on.
+export function setTickMarks(chart: Chart, marks: readonly TickMark[]): void {
+  tickMarks.set(chart, marks);
+}
+
+/// Draws the marks of a marked x axis: a grid line and a tick mark at each, and the labels that
+/// fit (`fittingMarks`). Left out of the backdrop's picture: the marks move with the data.
+const tickMarksLayer: Plugin = {
+  id: 'klTickMarks',
+  beforeDatasetsDraw(chart) {
+    const marks = tickMarks.get(chart as unknown as Chart);
+    const scale = chart.scales.x;
+    if (!marks || !scale || backdropOf(chart as unknown as Chart).painting) return;
+    const { grid, ticks } = scale.options as unknown as MarkedAxisOptions;
+    const { ctx, chartArea } = chart;
+    const colors = palette();
+    const font = toFont(ticks.font);
+    ctx.save();
+    ctx.font = font.string;
+    const fitting = fittingMarks(
+      marks,
+      (value) => scale.getPixelForValue(value),
+      (label) => ctx.measureText(label).width,
+      { low: chartArea.left, high: chartArea.right },
+    );
+    ctx.strokeStyle = typeof grid.color === 'string' ? grid.color : colors.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const { at } of fitting) {
+      const x = Math.round(at) + 0.5;
+      ctx.moveTo(x, chartArea.top);
+      ctx.lineTo(x, chartArea.bottom + grid.tickLength);
+    }
+    ctx.stroke();
+    ctx.fillStyle = typeof ticks.color === 'string' ? ticks.color : colors.text;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const y = scale.top + grid.tickLength + ticks.padding + font.lineHeight / 2;
+    for (const { mark, at, width } of fitting) {
+      ctx.fillText(mark.label, Math.min(Math.max(at, width / 2), chart.width - width / 2), y);
+    }
+    ctx.restore();
+  },
+};
 
 /// Makes the chart's datasets match `looks` by editing the existing dataset objects in place
 /// (and adding or dropping the difference), so an update moves elements instead of rebuilding

@@ -9,13 +9,15 @@ import {
   scheduleFrame,
   setDatasets,
   recolorStars,
+  markedTicksAxis,
+  setTickMarks,
   starDataset,
   weightBarChart,
   withAlpha,
   type Chart,
   type Palette,
 } from '../../core/charts';
-import { fixed } from '../../core/format';
+import { fixed, significant } from '../../core/format';
 import type { Plugin } from 'chart.js';
 
 export const X_RANGE = { min: 0, max: 6 } as const;
@@ -109,7 +111,8 @@ export class LookupView {
       },
       options: {
         scales: {
-          x: { type: 'linear', ...X_RANGE, title: { display: true, text: 'location' }, ticks: { stepSize: 1 } },
+          // As the chapter's set_xticks: a tick at each key and one at the query ("q=3.5").
+          x: { type: 'linear', ...X_RANGE, title: { display: true, text: 'location' }, ...markedTicksAxis() },
           y: { type: 'linear', ...Y_RANGE, title: { display: true, text: 'value' } },
         },
       },
@@ -163,6 +166,10 @@ export class LookupView {
       };
     });
     setDatasets(this.scatter, [points, star, query, ...links] as typeof datasets);
+    setTickMarks(this.scatter as unknown as Chart, [
+      { value: frame.query, label: `q=${significant(frame.query, 3)}` },
+      ...frame.keys.map((key) => ({ value: key, label: significant(key, 3) })),
+    ]);
   }
 
   private fillBars(frame: LookupFrame): void {
