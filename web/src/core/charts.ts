@@ -12,6 +12,7 @@ import {
   LogarithmicScale,
   PointElement,
   ScatterController,
+  Ticks,
   Title,
   type ChartConfiguration,
   type ChartType,
@@ -40,6 +41,17 @@ Chart.register(
 );
 
 export { Chart };
+
+/// Linear axes label zero with the decimals of their other ticks, as matplotlib does ("0.0"
+/// under "0.5"); Chart.js' own formatter writes a bare "0".
+Chart.defaults.scales.linear.ticks.callback = function (this: Scale, value: number | string, index: number, ticks: Tick[]) {
+  const label = Ticks.formatters.numeric.call(this, Number(value), index, ticks);
+  const neighbour = index === 0 ? 1 : index - 1;
+  const other = ticks[neighbour];
+  if (value !== 0 || !other) return label;
+  const decimals = /([.,])(\d+)$/.exec(Ticks.formatters.numeric.call(this, other.value, neighbour, ticks));
+  return decimals ? `0${decimals[1] ?? '.'}${'0'.repeat(decimals[2]?.length ?? 0)}` : label;
+};
 
 /// The chapter's palette plus the theme's ink, resolved from the CSS variables in styles.css.
 export interface Palette {

@@ -64,8 +64,9 @@ export class YourDataView {
       },
       options: {
         scales: {
-          x: { type: 'linear', title: { display: true, text: 'key' } },
-          y: { type: 'linear', title: { display: true, text: 'value' } },
+          // The range is the data's, padded: ticks at round values only, not at its two ends.
+          x: { type: 'linear', title: { display: true, text: 'key' }, ticks: { includeBounds: false } },
+          y: { type: 'linear', title: { display: true, text: 'value' }, ticks: { includeBounds: false } },
         },
       },
     });
