@@ -220,11 +220,20 @@ test('the location axis has the chapter\'s ticks: one at each key and "q=3.5" at
   assert.deepEqual(errors, []);
 });
 
-test('a key under the query gives its tick to the query\'s label', async () => {
+test('a key under the query, or too near it for both labels, gives its label to the query\'s', async () => {
   const { page } = await site.newPage(embedPath('lookup', { q: '3' }));
   await waitForText(page.getByTestId('prediction'), /\d/);
   await page.waitForTimeout(200);
   const { queryX, labels } = await tickLabels(page);
   assert.equal(labels.length, 3, JSON.stringify(labels));
   assert.ok(Math.abs(labels[1].centre - queryX) < 4, JSON.stringify(labels));
+
+  // On a 360 px screen "3" and "q=3.5" would touch: the key's label makes way for the query's.
+  const narrow = await site.newPage(embedPath('lookup'), { viewport: { width: 360, height: 640 } });
+  await waitForText(narrow.page.getByTestId('prediction'), /^2\.7412$/);
+  await narrow.page.waitForTimeout(200);
+  const crowded = await tickLabels(narrow.page);
+  assert.equal(crowded.labels.length, 3, JSON.stringify(crowded));
+  assert.ok(Math.abs(crowded.labels[1].centre - crowded.queryX) < 4, JSON.stringify(crowded));
+  assert.deepEqual(narrow.errors, []);
 });

@@ -1006,10 +1006,13 @@ const tickMarksLayer: Plugin = {
       (label) => ctx.measureText(label).width,
       { low: chartArea.left, high: chartArea.right },
     );
+    // Every mark on the axis has its grid line and tick mark; only a crowded label is left out.
     ctx.strokeStyle = typeof grid.color === 'string' ? grid.color : colors.grid;
     ctx.lineWidth = 1;
     ctx.beginPath();
-    for (const { at } of fitting) {
+    for (const { value } of marks) {
+      const at = scale.getPixelForValue(value);
+      if (!(at >= chartArea.left - 0.5 && at <= chartArea.right + 0.5)) continue;
       const x = Math.round(at) + 0.5;
       ctx.moveTo(x, chartArea.top);
       ctx.lineTo(x, chartArea.bottom + grid.tickLength);
