@@ -43,14 +43,18 @@ Chart.register(
 export { Chart };
 
 /// Linear axes label zero with the decimals of their other ticks, as matplotlib does ("0.0"
-/// under "0.5"); Chart.js' own formatter writes a bare "0".
+/// under "0.5"; Chart.js' own formatter writes a bare "0"), and negatives with a minus sign.
 Chart.defaults.scales.linear.ticks.callback = function (this: Scale, value: number | string, index: number, ticks: Tick[]) {
-  const label = Ticks.formatters.numeric.call(this, Number(value), index, ticks);
+  // A true minus sign, as matplotlib's tick labels and the figures' read-outs print it.
+  const label = Ticks.formatters.numeric.call(this, Number(value), index, ticks).replace('-', '−');
   const neighbour = index === 0 ? 1 : index - 1;
   const other = ticks[neighbour];
   if (value !== 0 || !other) return label;
-  const decimals = /([.,])(\d+)$/.exec(Ticks.formatters.numeric.call(this, other.value, neighbour, ticks));
-  return decimals ? `0${decimals[1] ?? '.'}${'0'.repeat(decimals[2]?.length ?? 0)}` : label;
+  // Chart.js formats with Intl in the chart's locale: its decimal mark, not a grouping comma.
+  const point = new Intl.NumberFormat(this.chart.options.locale).formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const [, fraction = ''] = Ticks.formatters.numeric.call(this, other.value, neighbour, ticks).split(point);
+  const digits = /^\d*/.exec(fraction)?.[0].length ?? 0;
+  return digits > 0 ? `0${point}${'0'.repeat(digits)}` : label;
 };
 
 /// The chapter's palette plus the theme's ink, resolved from the CSS variables in styles.css.
@@ -397,7 +401,7 @@ export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOpti
           min: 0,
           max,
           title: { display: true, text: title },
-          ticks: { stepSize: step, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(digits) : '') },
+          ticks: { stepSize: step, callback: (v) => (Number(v) <= 1 ? fixed(Number(v), digits) : '') },
         },
       },
     },
@@ -954,8 +958,7 @@ function fittingMarks(
     const at = place(mark.value);
     if (!Number.isFinite(at) || at < span.low - 0.5 || at > span.high + 0.5) continue;
     const labelWidth = width(mark.label);
-    const reach = labelWidth / 2 + TICK_LABEL_GAP / 2;
-    const clear = kept.every((other) => Math.abs(other.at - at) >= reach + other.width / 2 + TICK_LABEL_GAP / 2);
+    const clear = kept.every((other) => Math.abs(other.at - at) >= (labelWidth + other.width) / 2 + TICK_LABEL_GAP);
     if (clear) kept.push({ mark, at, width: labelWidth });
   }
   return kept.sort((a, b) => a.at - b.at);
@@ -968,7 +971,7 @@ interface MarkedAxisOptions {
 
 /// Options for a chart's x axis whose ticks are the marks last given to `setTickMarks`. Chart.js
 /// lays the axis out with room for one row of labels but draws no ticks, labels or vertical grid
-/// lines; `tickMarksLayer` draws the marks' on every frame, beneath the datasets. So a mark that
+/// lines; `tickMarksLayer` draws them on every frame, beneath the datasets. So a mark that
 /// moves with a drag (the query's tick) costs no new layout of the chart.
 export function markedTicksAxis() {
   return {

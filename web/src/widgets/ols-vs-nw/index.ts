@@ -33,7 +33,7 @@ function weightChart(canvas: HTMLCanvasElement, title: string): Chart<'bar'> {
           type: 'linear',
           ...WEIGHT_AXIS,
           title: { display: true, text: 'weight on each target' },
-          ticks: { stepSize: 0.25, callback: (v) => (Number(v) <= 1 ? Number(v).toFixed(2) : '') },
+          ticks: { stepSize: 0.25, callback: (v) => (Number(v) <= 1 ? fixed(Number(v), 2) : '') },
         },
       },
     },
