@@ -372,6 +372,8 @@ export interface WeightBarOptions {
   max?: number;
   step?: number;
   title?: string;
+  /// A title above the chart (matplotlib's axes title).
+  heading?: string;
   /// The x axis: its title and how many key ticks it may show.
   xTitle?: string;
   xTicks?: number;
@@ -383,13 +385,16 @@ export interface WeightBarOptions {
 /// A bar chart of weights in [0, 1] (the shared look of the lookup, temperature, ties and
 /// underflow figures): fixed y range, ticks hidden above 1, the values printed above the bars.
 export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOptions = {}): Chart<'bar'> {
-  const { labels = [], datasets = [], legend = false, max = 1.05, step = 0.2, title = 'weight', xTitle, xTicks, printed, plugins = [] } = options;
+  const { labels = [], datasets = [], legend = false, max = 1.05, step = 0.2, title = 'weight', heading, xTitle, xTicks, printed, plugins = [] } = options;
   const digits = step < 0.1 || Math.round(step * 10) !== step * 10 ? 2 : 1;
   return createChart<'bar'>(canvas, {
     type: 'bar',
     data: { labels, datasets },
     options: {
-      plugins: legend ? { legend: { display: true, position: 'bottom' } } : {},
+      plugins: {
+        ...(legend ? { legend: { display: true, position: 'bottom' as const } } : {}),
+        ...(heading ? { title: { display: true, text: heading } } : {}),
+      },
       scales: {
         x: {
           type: 'category',

@@ -39,3 +39,8 @@ export function scientific(x: number, digits = 2): string {
   const power = Number(exponent);
   return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
 }
+
+/// A name with a subscript index, as the chapter's $k_1$: indexed('k', 12) → "k₁₂".
+export function indexed(name: string, index: number): string {
+  return name + [...String(index)].map((digit) => String.fromCodePoint(0x2080 + Number(digit))).join('');
+}

@@ -17,7 +17,7 @@ import {
   type Chart,
   type Palette,
 } from '../../core/charts';
-import { fixed, significant } from '../../core/format';
+import { fixed, indexed, significant } from '../../core/format';
 import type { Plugin } from 'chart.js';
 
 export const X_RANGE = { min: 0, max: 6 } as const;
@@ -110,6 +110,7 @@ export class LookupView {
         ],
       },
       options: {
+        plugins: { title: { display: true, text: 'Query nearby evidence' } },
         scales: {
           // As the chapter's set_xticks: a tick at each key and one at the query ("q=3.5").
           x: { type: 'linear', ...X_RANGE, title: { display: true, text: 'location' }, ...markedTicksAxis() },
@@ -121,6 +122,7 @@ export class LookupView {
     this.bars = weightBarChart(right.canvas, {
       datasets: [{ label: 'weight', data: [], backgroundColor: [] }],
       title: 'normalized weight',
+      heading: 'Similarity decides the mix',
     });
   }
 
@@ -175,7 +177,7 @@ export class LookupView {
   private fillBars(frame: LookupFrame): void {
     const dataset = this.bars.data.datasets[0];
     if (!dataset) return;
-    this.bars.data.labels = frame.keys.map((_, i) => `k${i + 1}`);
+    this.bars.data.labels = frame.keys.map((_, i) => indexed('k', i + 1));
     dataset.data = barPoints(frame.weights);
     dataset.backgroundColor = barColors(this.colors, frame.keys.length);
   }
