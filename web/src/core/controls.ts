@@ -1,5 +1,6 @@
 /// Form controls shared by the widgets: labelled range sliders (linear or logarithmic), buttons.
 import { fixed, precise, roundSignificant } from './format';
+import { setText } from './readout';
 import type { NumberParam } from './state';
 
 /// Slider resolution of logarithmic scales: each step multiplies the value by (max/min)^(1/LOG_STEPS).
@@ -58,7 +59,7 @@ export function slider(options: SliderOptions): Slider {
 
   const show = (x: number): void => {
     const text = options.format(x);
-    output.textContent = text;
+    setText(output, text);
     input.setAttribute('aria-valuetext', text);
   };
   const set = (x: number): void => {
@@ -158,7 +159,7 @@ export function dataTable(caption: string, header: readonly string[]): {
             if (i === 0) (cell as HTMLTableCellElement).scope = 'row';
             tr.append(cell);
           }
-          if (text !== null && cell.textContent !== text) cell.textContent = text;
+          if (text !== null) setText(cell, text);
         });
         while (tr.cells.length > cells.length) tr.deleteCell(-1);
       });

@@ -7,7 +7,7 @@ import { fixed, scientific } from '../../core/format';
 import { evenTickIndices, Heatmap, type HeatmapTick } from '../../core/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
-import { liveReadout, testNode } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 import { typedNumber } from '../../core/typed-input';
 import { defineWidget } from '../../core/widget';
 import './attention-map.css';
@@ -191,8 +191,8 @@ export default defineWidget({
       const r = Math.min(state.row, m - 1);
       const weights = frame.weights.subarray(r * n, (r + 1) * n);
       heatmap.highlight(r);
-      rowQuery.textContent = fixed(frame.data.queries[r] ?? Number.NaN, 4);
-      rowPrediction.textContent = fixed(frame.outputs[r] ?? Number.NaN, 4);
+      setText(rowQuery, fixed(frame.data.queries[r] ?? Number.NaN, 4));
+      setText(rowPrediction, fixed(frame.outputs[r] ?? Number.NaN, 4));
       const order = Array.from(weights.keys())
         .sort((a, b) => (weights[b] ?? 0) - (weights[a] ?? 0))
         .slice(0, LISTED_WEIGHTS);
@@ -227,13 +227,15 @@ export default defineWidget({
         yTicks: queryTicks(frame.data.queries),
         trace: frame.data.trace,
       });
-      mapTitle.textContent = `Fixed attention matrix, h = ${fixed(frame.h, 2)}`;
+      setText(mapTitle, `Fixed attention matrix, h = ${fixed(frame.h, 2)}`);
       requestAnimationFrame(() => {
         const { low, high, zeros } = heatmap.colors;
-        range.textContent =
+        setText(
+          range,
           state.scale === 'log'
             ? `log colour scale: ${scientific(low)} to ${scientific(high)}${zeros ? '; grey cells underflowed to exactly 0' : ''}`
-            : `linear colour scale: ${scientific(low)} to ${fixed(high, 4)}`;
+            : `linear colour scale: ${scientific(low)} to ${fixed(high, 4)}`,
+        );
       });
       drawRow(frame);
     }
@@ -267,10 +269,12 @@ export default defineWidget({
         host.clearError();
         const frame: MapFrame = { data, h: requested.h, weights, outputs, rowSumError: checked[0] };
         last = frame;
-        shapes.textContent =
+        setText(
+          shapes,
           `Q ${shape(data.queries, 1)}, K ${shape(data.keys, 1)}, V ${shape(data.values, 1)}, ` +
-          `A ${shape(weights, n)}, AV ${shape(outputs, 1)}`;
-        rowSumError.textContent = scientific(frame.rowSumError);
+            `A ${shape(weights, n)}, AV ${shape(outputs, 1)}`,
+        );
+        setText(rowSumError, scientific(frame.rowSumError));
         drawMap(frame);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

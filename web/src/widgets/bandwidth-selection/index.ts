@@ -10,6 +10,7 @@ import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bias-variance/fields';
 import '../bias-variance/bias-variance.css';
 import { logTick, vertical, type XY } from '../bias-variance/plot';
+import { setText } from '../../core/readout';
 
 const MAX_SPLIT = 2000;
 
@@ -256,17 +257,17 @@ export default defineWidget({
     function show(r: SelectionResult): void {
       const hs = Array.from(r.bandwidths);
       drawCurves(r);
-      selectedLine.textContent = `Validation selects h = ${bandwidthText(r.selectedBandwidth)} (validation MSE ${fixed(r.validationMse[r.selectedIndex] ?? Number.NaN, 4)}, ${state.train} training and ${state.validation} validation points).`;
-      looLine.textContent = `Leave-one-out on the training set selects h = ${bandwidthText(r.looBandwidth)} (LOO MSE ${fixed(r.looMse[r.looSelectedIndex] ?? Number.NaN, 4)}).`;
-      truthLine.textContent = `Synthetic-truth grid minimum (1,000-world audit): h=${bandwidthText(r.truthGridMinimum.bandwidth)}, MSE=${fixed(r.truthGridMinimum.mse, 4)}.`;
+      setText(selectedLine, `Validation selects h = ${bandwidthText(r.selectedBandwidth)} (validation MSE ${fixed(r.validationMse[r.selectedIndex] ?? Number.NaN, 4)}, ${state.train} training and ${state.validation} validation points).`);
+      setText(looLine, `Leave-one-out on the training set selects h = ${bandwidthText(r.looBandwidth)} (LOO MSE ${fixed(r.looMse[r.looSelectedIndex] ?? Number.NaN, 4)}).`);
+      setText(truthLine, `Synthetic-truth grid minimum (1,000-world audit): h=${bandwidthText(r.truthGridMinimum.bandwidth)}, MSE=${fixed(r.truthGridMinimum.mse, 4)}.`);
       if (state.reveal) {
-        testLine.textContent = `Sealed test MSE at the selected h = ${bandwidthText(r.selectedBandwidth)}: ${fixed(r.testMse, 4)} (${state.test} test points). For comparison only: at the leave-one-out choice ${fixed(r.looTestMse, 4)}, at the truth grid minimum (h = ${bandwidthText(r.truthGridMinimum.bandwidth)}) ${fixed(r.truthGridMinimum.testMse, 4)}.`;
+        setText(testLine, `Sealed test MSE at the selected h = ${bandwidthText(r.selectedBandwidth)}: ${fixed(r.testMse, 4)} (${state.test} test points). For comparison only: at the leave-one-out choice ${fixed(r.looTestMse, 4)}, at the truth grid minimum (h = ${bandwidthText(r.truthGridMinimum.bandwidth)}) ${fixed(r.truthGridMinimum.testMse, 4)}.`);
         revealButton.disabled = true;
-        revealButton.textContent = 'Test set opened';
+        setText(revealButton, 'Test set opened');
       } else {
-        testLine.textContent = 'The test MSE stays sealed until the bandwidth is chosen.';
+        setText(testLine, 'The test MSE stays sealed until the bandwidth is chosen.');
         revealButton.disabled = false;
-        revealButton.textContent = 'Open the sealed test set (once)';
+        setText(revealButton, 'Open the sealed test set (once)');
       }
       table.setRows(
         hs.map((h, i) => [bandwidthText(h), fixed(r.trainingMse[i] ?? Number.NaN, 4), fixed(r.validationMse[i] ?? Number.NaN, 4), fixed(r.looMse[i] ?? Number.NaN, 4)]),

@@ -10,6 +10,7 @@ import {
   type StateOf,
   type ValueOf,
 } from '../../core/state';
+import { setText } from '../../core/readout';
 
 type FieldSpec = NumberParam | IntegerParam | NumberListParam;
 
@@ -61,7 +62,7 @@ export function field<P extends FieldSpec>(options: FieldOptions<P>): Field<P> {
   element.className = 'kl-field';
   const caption = document.createElement('span');
   caption.className = 'kl-field__caption';
-  caption.textContent = options.label;
+  setText(caption, options.label);
   const input = document.createElement('input');
   input.type = 'text';
   input.className = 'kl-input';

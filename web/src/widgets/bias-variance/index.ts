@@ -11,6 +11,7 @@ import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from './fields';
 import { AuditView, type AuditFrame } from './view';
 import './bias-variance.css';
+import { setText } from '../../core/readout';
 
 /// Points of the exact (population) curves across the plotted range of h.
 const EXACT_POINTS = 97;
@@ -228,8 +229,8 @@ export default defineWidget({
       host.clearError();
       progress.max = bandwidths.length;
       progress.value = 0;
-      status.textContent = `0 of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`;
-      minimumLine.textContent = 'grid minimum: computing…';
+      setText(status, `0 of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`);
+      setText(minimumLine, 'grid minimum: computing…');
       const range = plotRange(bandwidths);
       void refreshExact(settings, range);
       void refreshMarker();
@@ -241,7 +242,7 @@ export default defineWidget({
           const row = chunk[0];
           if (row) rows.push(row);
           progress.value = rows.length;
-          status.textContent = `${rows.length} of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`;
+          setText(status, `${rows.length} of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`);
           renderTable(rows, null);
           frame = { ...frame, rows: [...rows], minimum: null, xRange: range, yMax: yTop(rows, frame.exact, Math.max(...bandwidths)) };
           view.draw(frame);
@@ -251,16 +252,16 @@ export default defineWidget({
         ] as const);
         if (id !== run) return;
         renderTable(rows, minimum.index);
-        minimumLine.textContent = `grid minimum: h=${bandwidthText(minimum.bandwidth)}, MSE=${fixed(minimum.risk, 4)}`;
-        status.textContent = `done: ${bandwidths.length} bandwidths × ${settings.worlds.toLocaleString('en-US')} worlds`;
+        setText(minimumLine, `grid minimum: h=${bandwidthText(minimum.bandwidth)}, MSE=${fixed(minimum.risk, 4)}`);
+        setText(status, `done: ${bandwidths.length} bandwidths × ${settings.worlds.toLocaleString('en-US')} worlds`);
         frame = { ...frame, minimum: minimum.bandwidth };
         view.draw(frame);
         setRunning(false);
       } catch (error) {
         if (id !== run) return;
         host.showError(error);
-        status.textContent = `stopped after ${rows.length} of ${bandwidths.length} bandwidths`;
-        minimumLine.textContent = '';
+        setText(status, `stopped after ${rows.length} of ${bandwidths.length} bandwidths`);
+        setText(minimumLine, '');
         setRunning(false);
       }
     }
@@ -269,8 +270,8 @@ export default defineWidget({
       if (!running) return;
       run++;
       setRunning(false);
-      status.textContent = `cancelled after ${progress.value} of ${progress.max} bandwidths; the table keeps the finished rows`;
-      minimumLine.textContent = 'grid minimum: not computed (the audit was cancelled)';
+      setText(status, `cancelled after ${progress.value} of ${progress.max} bandwidths; the table keeps the finished rows`);
+      setText(minimumLine, 'grid minimum: not computed (the audit was cancelled)');
     }
 
     async function refreshExact(settings: Settings, range: { min: number; max: number }): Promise<void> {
@@ -299,7 +300,7 @@ export default defineWidget({
         const [[measured], [exact]] = result;
         if (!measured || !exact) return;
         host.clearError();
-        markerHeading.textContent = `At h = ${precise(measured.bandwidth, 3)} (τ = 2h² = ${precise(measured.tau, 3)}):`;
+        setText(markerHeading, `At h = ${precise(measured.bandwidth, 3)} (τ = 2h² = ${precise(measured.tau, 3)}):`);
         markerTable.setRows([
           ['measured', fixed(measured.bias2, 4), fixed(measured.variance, 4), fixed(measured.mse, 4)],
           ['exact', fixed(exact.bias2, 4), fixed(exact.variance, 4), fixed(exact.mse, 4)],

@@ -9,6 +9,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import type { Plugin } from 'chart.js';
 import './dot-product.css';
+import { setText } from '../../core/readout';
 
 const AXIS = { min: -3, max: 3 } as const;
 const GRAB_RADIUS = 16;
@@ -214,10 +215,10 @@ export default defineWidget({
         };
         last = frame;
         paint(frame);
-        dotText.textContent = tuple(dot, 2);
-        distanceText.textContent = tuple(negativeDistance, 2);
-        dotWinner.textContent = winner(dot);
-        distanceWinner.textContent = winner(negativeDistance);
+        setText(dotText, tuple(dot, 2));
+        setText(distanceText, tuple(negativeDistance, 2));
+        setText(dotWinner, winner(dot));
+        setText(distanceWinner, winner(negativeDistance));
         table.setRows(
           (['k1', 'k2'] as const).map((name, i) => [
             name,

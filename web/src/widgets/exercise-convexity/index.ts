@@ -8,6 +8,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
 import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from './pencil';
+import { setText } from '../../core/readout';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -154,9 +155,9 @@ export default defineWidget({
           ['prediction', fixed(olsPrediction, 4), fixed(nwPrediction, 4)],
           ['3. inside [min v, max v]?', yesNo(inside(olsPrediction)), yesNo(inside(nwPrediction))],
         ]);
-        olsText.textContent = fixed(olsPrediction, 4);
-        nwText.textContent = fixed(nwPrediction, 4);
-        rangeText.textContent = `[${fixed(low, 2)}, ${fixed(high, 2)}]`;
+        setText(olsText, fixed(olsPrediction, 4));
+        setText(nwText, fixed(nwPrediction, 4));
+        setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
       } catch (error) {
         host.showError(error);

@@ -5,6 +5,7 @@ import { fixed, tuple } from '../../core/format';
 import { typeset } from '../../core/math-text';
 import type { WidgetHost } from '../../core/widget';
 import './pencil.css';
+import { setText } from '../../core/readout';
 
 /// The keys of section 12.1 and exercises 1–2.
 export const EXERCISE_KEYS = [-2, -1, 0, 1, 2] as const;
@@ -23,7 +24,7 @@ export function reveal(summary: string, open: boolean, onToggle: (open: boolean)
   element.open = open;
   const label = document.createElement('summary');
   label.className = 'kl-reveal__summary';
-  label.textContent = summary;
+  setText(label, summary);
   const body = document.createElement('div');
   body.className = 'kl-reveal__body';
   element.append(label, body);
@@ -62,7 +63,7 @@ export function targetEditor(options: TargetEditorOptions): TargetEditor {
     const label = document.createElement('label');
     label.className = 'kl-targets__field';
     const caption = document.createElement('span');
-    caption.textContent = `y${i + 1}`;
+    setText(caption, `y${i + 1}`);
     const input = document.createElement('input');
     input.type = 'number';
     input.className = 'kl-input';

@@ -7,6 +7,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
 import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from '../exercise-convexity/pencil';
+import { setText } from '../../core/readout';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -119,11 +120,11 @@ export default defineWidget({
         const prediction = predictions[0] ?? Number.NaN;
         const weightSum = sum.predictions[0] ?? Number.NaN;
         last = { state: requested, weights, weightSum, prediction };
-        qText.textContent = fixed(requested.q, 2);
-        weightsText.textContent = tuple(weights, 2);
-        sumText.textContent = fixed(weightSum, 2);
+        setText(qText, fixed(requested.q, 2));
+        setText(weightsText, tuple(weights, 2));
+        setText(sumText, fixed(weightSum, 2));
         const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
-        negativeText.textContent = negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.';
+        setText(negativeText, negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.');
         table.setRows(
           EXERCISE_KEYS.map((key, i) => [
             fixed(key, 0),
@@ -134,11 +135,11 @@ export default defineWidget({
         );
         const low = Math.min(...requested.targets);
         const high = Math.max(...requested.targets);
-        predictionText.textContent = fixed(prediction, 4);
-        rangeText.textContent = `[${fixed(low, 2)}, ${fixed(high, 2)}]`;
+        setText(predictionText, fixed(prediction, 4));
+        setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
         const below = prediction < low;
         const above = prediction > high;
-        verdict.textContent = below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range';
+        setText(verdict, below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range');
         verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
       } catch (error) {

@@ -7,6 +7,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
+import { setText } from '../../core/readout';
 
 const MAX_POINTS = 8;
 
@@ -152,8 +153,8 @@ export default defineWidget({
         lastFrame = frame;
         host.clearError();
         view.draw(frame);
-        where.textContent = `f̂(${fixed(frame.query, 2)}) at h = ${precise(requested.h, 3)}`;
-        prediction.textContent = fixed(frame.prediction, 4);
+        setText(where, `f̂(${fixed(frame.query, 2)}) at h = ${precise(requested.h, 3)}`);
+        setText(prediction, fixed(frame.prediction, 4));
         renderTable(frame);
       } catch (error) {
         host.showError(error);

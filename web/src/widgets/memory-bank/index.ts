@@ -7,6 +7,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './memory-bank.css';
+import { setText } from '../../core/readout';
 
 /// The chapter's three stored pairs (keys = locations, values = responses).
 const KEYS = [1, 3, 5] as const;
@@ -80,7 +81,7 @@ export default defineWidget({
     for (const text of ['job', 'kernel regression', 'sequence memory preview']) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.textContent = text;
+      setText(th, text);
       head.append(th);
     }
     const body = jobs.createTBody();
@@ -93,7 +94,7 @@ export default defineWidget({
       const choose = document.createElement('button');
       choose.type = 'button';
       choose.className = 'kl-bank__job';
-      choose.textContent = job;
+      setText(choose, job);
       choose.setAttribute('aria-label', `Highlight the ${job} in the computation`);
       choose.addEventListener('click', () => select(state.row === job ? 'none' : job));
       choose.addEventListener('keydown', (event) => {
@@ -107,9 +108,9 @@ export default defineWidget({
       rowButtons.set(job, choose);
       th.append(choose);
       const regression = tr.insertCell();
-      regression.textContent = TABLE[job].regression;
+      setText(regression, TABLE[job].regression);
       const memory = tr.insertCell();
-      memory.textContent = TABLE[job].memory;
+      setText(memory, TABLE[job].memory);
       tr.prepend(th);
     }
     const jobsBox = document.createElement('div');
@@ -134,7 +135,7 @@ export default defineWidget({
       slot.className = 'kl-bank__slot';
       const title = document.createElement('span');
       title.className = 'kl-bank__slot-title';
-      title.textContent = `slot ${i + 1}`;
+      setText(title, `slot ${i + 1}`);
       const key = part('div', 'keys', 'kl-bank__line');
       const value = part('div', 'values', 'kl-bank__line');
       const score = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
@@ -199,22 +200,22 @@ export default defineWidget({
         const [{ weights, outputs }, scores] = results;
         host.clearError();
         last = { q: requested.q, h: requested.h, weights, scores, output: outputs[0] ?? Number.NaN };
-        queryText.textContent = fixed(requested.q, 2);
+        setText(queryText, fixed(requested.q, 2));
         slotParts.forEach((slot, i) => {
-          slot.key.textContent = `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`;
-          slot.value.textContent = `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`;
-          slot.score.textContent = `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`;
+          setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
+          setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
+          setText(slot.score, `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`);
           const weight = weights[i] ?? 0;
-          slot.weightText.textContent = fixed(weight, 4);
+          setText(slot.weightText, fixed(weight, 4));
           slot.fill.style.width = `${(weight * 100).toFixed(2)}%`;
         });
-        outputText.textContent = fixed(outputs[0] ?? Number.NaN, 4);
+        setText(outputText, fixed(outputs[0] ?? Number.NaN, 4));
         if (host.embedded) {
           lookupLink.href = `embed.html?widget=lookup&q=${requested.q}&h=${requested.h}`;
-          lookupLink.textContent = 'open the lookup';
+          setText(lookupLink, 'open the lookup');
         } else {
           lookupLink.href = '#section-lookup';
-          lookupLink.textContent = 'the lookup above';
+          setText(lookupLink, 'the lookup above');
         }
       } catch (error) {
         host.showError(error);

@@ -7,6 +7,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from './range-strip';
+import { setText } from '../../core/readout';
 
 const KEYS = [-2, -1, 0, 1, 2] as const;
 
@@ -123,12 +124,15 @@ export default defineWidget({
         const low = Math.min(...requested.targets);
         const high = Math.max(...requested.targets);
         const outside = (x: number): boolean => x < low || x > high;
-        targetsText.textContent = tuple(requested.targets, 0);
-        olsText.textContent = fixed(olsPrediction, 4);
-        nwText.textContent = fixed(nwPrediction, 4);
-        rangeText.textContent = `target range [${fixed(low, 0)}, ${fixed(high, 0)}]${
-          outside(olsPrediction) ? ' — OLS leaves it' : ''
-        }${outside(nwPrediction) ? ' — NW leaves it' : ''}.`;
+        setText(targetsText, tuple(requested.targets, 0));
+        setText(olsText, fixed(olsPrediction, 4));
+        setText(nwText, fixed(nwPrediction, 4));
+        setText(
+          rangeText,
+          `target range [${fixed(low, 0)}, ${fixed(high, 0)}]${outside(olsPrediction) ? ' — OLS leaves it' : ''}${
+            outside(nwPrediction) ? ' — NW leaves it' : ''
+          }.`,
+        );
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
         table.setRows(
           KEYS.map((k, i) => [

@@ -1,6 +1,7 @@
 /// A number line with the observed target range shaded and one marker per prediction, so a
 /// prediction that leaves [min, max] is seen at a glance (positions only; values come from the core).
 import { fixed } from '../../core/format';
+import { setText } from '../../core/readout';
 
 export interface StripFrame {
   low: number;
@@ -37,7 +38,7 @@ export class RangeStrip {
       const tick = (this.ticks.children[i] as HTMLSpanElement | undefined) ?? this.ticks.appendChild(document.createElement('span'));
       tick.style.left = `${at(x)}%`;
       const text = fixed(x, 0);
-      if (tick.textContent !== text) tick.textContent = text;
+      setText(tick, text);
     });
     for (const { label, value } of frame.predictions) {
       let entry = this.markers.get(label);
@@ -55,7 +56,7 @@ export class RangeStrip {
       const outside = value < frame.low || value > frame.high;
       entry.marker.classList.toggle('kl-strip__marker--outside', outside);
       entry.marker.style.left = `${at(value)}%`;
-      entry.text.textContent = `${label} ${fixed(value, 4)}`;
+      setText(entry.text, `${label} ${fixed(value, 4)}`);
     }
   }
 }

@@ -6,6 +6,7 @@ import { fixed, precise } from '../../core/format';
 import { call, keeping } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
+import { setText } from '../../core/readout';
 
 const LABORATORY = ['chapterDataset', 'truth', 'linspace'] as const;
 const DENSE = { start: -3, stop: 3, count: 601 } as const;
@@ -133,7 +134,7 @@ export default defineWidget({
         const cell = head?.[i + 1];
         const text = `q = ${fixed(current.dense[index] ?? Number.NaN, 2)}`;
         // Written only when it changes: a rewritten cell is laid out again on every frame of a drag.
-        if (cell && cell.textContent !== text) cell.textContent = text;
+        if (cell) setText(cell, text);
       });
       table.setRows([
         ['truth f(q)', ...TABLE_INDICES.map((index) => fixed(current.truth[index] ?? Number.NaN, 4))],

@@ -7,7 +7,7 @@ import { subheading } from '../../core/headings';
 import type { CsvRows } from '../../core/export';
 import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../core/heatmap';
 import { call } from '../../core/protocol';
-import { liveReadout, testNode } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import type { StandardizeExercise } from 'kernel-lens-wasm/kernel_lens.mjs';
@@ -156,10 +156,10 @@ export default defineWidget({
     function draw(result: StandardizeExercise): void {
       raw.draw(mapFrame(result, result.rawWeights, state.scale));
       standardized.draw(mapFrame(result, result.standardizedWeights, state.scale));
-      rawMse.textContent = fixed(result.rawMse, 4);
-      standardizedMse.textContent = fixed(result.standardizedMse, 4);
-      rawShare.textContent = fixed(result.rawDistanceShare[1] ?? Number.NaN, 6);
-      standardizedShare.textContent = fixed(result.standardizedDistanceShare[1] ?? Number.NaN, 4);
+      setText(rawMse, fixed(result.rawMse, 4));
+      setText(standardizedMse, fixed(result.standardizedMse, 4));
+      setText(rawShare, fixed(result.rawDistanceShare[1] ?? Number.NaN, 6));
+      setText(standardizedShare, fixed(result.standardizedDistanceShare[1] ?? Number.NaN, 4));
       statistics.setRows(
         [0, 1].map((j) => [
           `x${j + 1}`,

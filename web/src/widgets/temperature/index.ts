@@ -6,6 +6,7 @@ import { fixed, precise } from '../../core/format';
 import { call, resultOf } from '../../core/protocol';
 import type { NumberParam, StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
+import { setText } from '../../core/readout';
 
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log', exclusiveMin: false },
@@ -171,8 +172,8 @@ export default defineWidget({
         const frame: Frame = { n, kernel: kernel.weights, softmax: softmaxWeights, nearest, uniform };
         last = frame;
         paint(frame);
-        hText.textContent = precise(requested.h, 3);
-        tauText.textContent = precise(tau, 3);
+        setText(hText, precise(requested.h, 3));
+        setText(tauText, precise(tau, 3));
         temperature.set(tau);
         table.setRows(
           requested.keys.map((k, i) => [

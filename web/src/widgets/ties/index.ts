@@ -8,6 +8,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './ties.css';
+import { setText } from '../../core/readout';
 
 /// The exercise's keys (two exact nearest-key ties at the query) and query.
 const KEYS = [0, 0, 1] as const;
@@ -147,8 +148,8 @@ export default defineWidget({
       const step = history.at(-1);
       if (!step) return;
       paint(step);
-      hText.textContent = precise(step.h, 3);
-      weightsText.textContent = tuple(step.weights, 4);
+      setText(hText, precise(step.h, 3));
+      setText(weightsText, tuple(step.weights, 4));
       halve.disabled = step.h / 2 < params.h.min;
       table.setRows(
         history.map((row, i) => [
@@ -207,7 +208,7 @@ export default defineWidget({
         const results = await limitChannel.request([call('nearestKeyLimit', QUERY, KEYS, 1)] as const);
         if (!results) return;
         limit = results[0];
-        limitText.textContent = tuple(limit, 1);
+        setText(limitText, tuple(limit, 1));
         const step = history.at(-1);
         if (step) paint(step);
       } catch (error) {

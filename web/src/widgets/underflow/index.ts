@@ -7,7 +7,7 @@ import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/contr
 import { fixed, precise, scientific } from '../../core/format';
 import { subheading } from '../../core/headings';
 import { call } from '../../core/protocol';
-import { liveReadout, testNode } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
 import { typedNumber } from '../../core/typed-input';
 import { defineWidget } from '../../core/widget';
@@ -199,13 +199,15 @@ export default defineWidget({
 
     function drawFar(report: UnderflowReport, at: Float64Array): void {
       far = report;
-      naiveDenominator.textContent =
-        report.naiveDenominator === 0 ? '0.0 (exactly zero)' : `${fixed(report.naiveDenominator, 1)} (${scientific(report.naiveDenominator)})`;
+      setText(
+        naiveDenominator,
+        report.naiveDenominator === 0 ? '0.0 (exactly zero)' : `${fixed(report.naiveDenominator, 1)} (${scientific(report.naiveDenominator)})`,
+      );
       const nans = Array.from(report.naiveWeights).filter(Number.isNaN).length;
-      naiveWeights.textContent = nans > 0 ? `0 ÷ 0 = NaN for ${nans} of ${at.length} keys` : 'finite';
-      naiveFinite.textContent = pythonBool(report.naiveAllFinite);
-      stableSum.textContent = fixed(report.stableSum, 1);
-      nearestKey.textContent = fixed(at[report.nearestIndex] ?? Number.NaN, 4);
+      setText(naiveWeights, nans > 0 ? `0 ÷ 0 = NaN for ${nans} of ${at.length} keys` : 'finite');
+      setText(naiveFinite, pythonBool(report.naiveAllFinite));
+      setText(stableSum, fixed(report.stableSum, 1));
+      setText(nearestKey, fixed(at[report.nearestIndex] ?? Number.NaN, 4));
       const labels = Array.from(at, (k) => fixed(k, 2));
       paintBars(naiveChart, labels, report.naiveWeights, colors.grey);
       paintBars(stableChart, labels, report.stableWeights, colors.orange);
@@ -241,8 +243,7 @@ export default defineWidget({
         ]);
         if (identityResult) {
           const difference = identityResult[0].maxAbsDifference;
-          identityDifference.textContent =
-            difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference);
+          setText(identityDifference, difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference));
         }
         if (farResult) {
           farQueryUsed = requested.q;

@@ -11,6 +11,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { paddedRange, YourDataView } from './view';
 import './your-data.css';
+import { setText } from '../../core/readout';
 
 /// Links carry at most this many numbers; larger tables stay on the page only.
 const MAX_URL_NUMBERS = 200;
@@ -234,7 +235,7 @@ export default defineWidget({
 
     function showMessage(text: string | null): void {
       message.hidden = text === null;
-      message.textContent = text ?? '';
+      setText(message, text ?? '');
     }
 
     function refuse(reason: string): void {
@@ -247,7 +248,7 @@ export default defineWidget({
         ...['row', ...current.header].map((name) => {
           const th = document.createElement('th');
           th.scope = 'col';
-          th.textContent = name;
+          setText(th, name);
           return th;
         }),
       );
@@ -290,7 +291,7 @@ export default defineWidget({
       showMessage(null);
       warnings.replaceChildren(...current.warnings.map((warning) => element('li', 'kl-your-data__warning', warning)));
       const keyNames = current.header.slice(0, current.d).join(', ');
-      summary.textContent = `${current.n.toLocaleString('en-US')} rows; ${current.d} key ${current.d === 1 ? 'column' : 'columns'} (${keyNames}); value column: ${current.header[current.d] ?? 'y'}.`;
+      setText(summary, `${current.n.toLocaleString('en-US')} rows; ${current.d} key ${current.d === 1 ? 'column' : 'columns'} (${keyNames}); value column: ${current.header[current.d] ?? 'y'}.`);
       if (source !== 'text') text.value = toCsv(current.header, current.keys, current.values, current.d);
       renderDataTable(current);
       const oneD = current.d === 1;
@@ -376,8 +377,8 @@ export default defineWidget({
             query: requested.q,
             prediction: atQuery.outputs[0] ?? Number.NaN,
           });
-          where.textContent = `f̂(${significant(requested.q, 4)}) at h = ${precise(requested.h, 3)}`;
-          prediction.textContent = fixed(atQuery.outputs[0] ?? Number.NaN, 4);
+          setText(where, `f̂(${significant(requested.q, 4)}) at h = ${precise(requested.h, 3)}`);
+          setText(prediction, fixed(atQuery.outputs[0] ?? Number.NaN, 4));
           showLoo(bandwidths, errors, requested.h);
         } else {
           const results = await compute.request([
@@ -414,12 +415,12 @@ export default defineWidget({
         trace: Array.from({ length: rows }, (_, r) => r),
       });
       const shown = rows < n ? `the first ${rows} of ${n} points as queries` : `all ${n} points as queries`;
-      mapTitle.textContent = `Attention weights αⱼ(kᵢ), ${kernel} kernel, h = ${precise(h, 3)}: ${shown}, ${n} keys (${current.d} columns each). The fitted values below are each row’s weights times the values.`;
+      setText(mapTitle, `Attention weights αⱼ(kᵢ), ${kernel} kernel, h = ${precise(h, 3)}: ${shown}, ${n} keys (${current.d} columns each). The fitted values below are each row’s weights times the values.`);
     }
 
     function showLoo(bandwidths: number[], errors: Float64Array, h: number): void {
       const atH = errors[bandwidths.length] ?? Number.NaN;
-      loo.textContent = Number.isFinite(atH) ? fixed(atH, 4) : 'undefined (a point sees no other key)';
+      setText(loo, Number.isFinite(atH) ? fixed(atH, 4) : 'undefined (a point sees no other key)');
       view.drawLoo({ bandwidths, errors: errors.subarray(0, bandwidths.length), bandwidth: h, error: atH });
       looTable.setRows(bandwidths.map((b, i) => [precise(b, 3), Number.isFinite(errors[i] ?? Number.NaN) ? fixed(errors[i] ?? 0, 4) : '—']));
     }
