@@ -194,11 +194,22 @@ function tickLabels(page) {
   });
 }
 
+/// Reads the tick labels until `ready` holds for them, for up to 10 s: the chart paints in an
+/// animation frame after the read-out's text changes, and a loaded machine can hold it back.
+async function tickLabelsWhen(page, ready) {
+  const deadline = Date.now() + 10000;
+  let ticks = await tickLabels(page);
+  while (!ready(ticks) && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    ticks = await tickLabels(page);
+  }
+  return ticks;
+}
+
 test('the location axis has the chapter\'s ticks: one at each key and "q=3.5" at the query', async () => {
   const { page, errors } = await site.newPage(embedPath('lookup'));
   await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
-  await page.waitForTimeout(200);
-  const chapter = await tickLabels(page);
+  const chapter = await tickLabelsWhen(page, (ticks) => ticks.labels.length === 4);
   // Four labels: 1, 3, q=3.5, 5 at their places on a linear axis (the query 5/8 of the way from
   // key 1 to key 5); the query's is the widest and sits under the query line.
   assert.equal(chapter.labels.length, 4, JSON.stringify(chapter));
@@ -212,8 +223,7 @@ test('the location axis has the chapter\'s ticks: one at each key and "q=3.5" at
   // The query's label follows the query slider.
   await press(page.getByRole('slider', { name: /query/ }), 'ArrowLeft', 20);
   await waitForText(page.locator('.kl-readout'), /f̂\(2\.50\)/);
-  await page.waitForTimeout(200);
-  const moved = await tickLabels(page);
+  const moved = await tickLabelsWhen(page, (ticks) => ticks.queryX < chapter.queryX - 20);
   assert.equal(moved.labels.length, 4, JSON.stringify(moved));
   assert.ok(Math.abs(moved.labels[1].centre - moved.queryX) < 4, JSON.stringify(moved));
   assert.ok(moved.queryX < chapter.queryX - 20, JSON.stringify(moved));
@@ -223,16 +233,14 @@ test('the location axis has the chapter\'s ticks: one at each key and "q=3.5" at
 test('a key under the query, or too near it for both labels, gives its label to the query\'s', async () => {
   const { page } = await site.newPage(embedPath('lookup', { q: '3' }));
   await waitForText(page.getByTestId('prediction'), /\d/);
-  await page.waitForTimeout(200);
-  const { queryX, labels } = await tickLabels(page);
+  const { queryX, labels } = await tickLabelsWhen(page, (ticks) => ticks.labels.length === 3);
   assert.equal(labels.length, 3, JSON.stringify(labels));
   assert.ok(Math.abs(labels[1].centre - queryX) < 4, JSON.stringify(labels));
 
   // On a 360 px screen "3" and "q=3.5" would touch: the key's label makes way for the query's.
   const narrow = await site.newPage(embedPath('lookup'), { viewport: { width: 360, height: 640 } });
   await waitForText(narrow.page.getByTestId('prediction'), /^2\.7412$/);
-  await narrow.page.waitForTimeout(200);
-  const crowded = await tickLabels(narrow.page);
+  const crowded = await tickLabelsWhen(narrow.page, (ticks) => ticks.labels.length === 3);
   assert.equal(crowded.labels.length, 3, JSON.stringify(crowded));
   assert.ok(Math.abs(crowded.labels[1].centre - crowded.queryX) < 4, JSON.stringify(crowded));
   assert.deepEqual(narrow.errors, []);
