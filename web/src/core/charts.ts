@@ -382,6 +382,11 @@ export interface WeightBarOptions {
   plugins?: Plugin<'bar'>[];
 }
 
+/// Weight-axis tick labels with `digits` decimals, none above 1 (the axis runs a little past 1 so
+/// that a bar of weight 1 has room for its printed value).
+export const weightTick = (digits: number) => (value: number | string): string =>
+  Number(value) <= 1 ? fixed(Number(value), digits) : '';
+
 /// A bar chart of weights in [0, 1] (the shared look of the lookup, temperature, ties and
 /// underflow figures): fixed y range, ticks hidden above 1, the values printed above the bars.
 export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOptions = {}): Chart<'bar'> {
@@ -406,7 +411,7 @@ export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOpti
           min: 0,
           max,
           title: { display: true, text: title },
-          ticks: { stepSize: step, callback: (v) => (Number(v) <= 1 ? fixed(Number(v), digits) : '') },
+          ticks: { stepSize: step, callback: weightTick(digits) },
         },
       },
     },
@@ -423,8 +428,9 @@ export interface CurveArrays {
   ys: ArrayLike<number>;
 }
 
-/// A dataset colour field as a canvas ink: a colour string, else the theme's text colour.
-const ink = (value: unknown): string => (typeof value === 'string' ? value : palette().text);
+/// A colour field (a dataset's or an axis') as a canvas ink: a colour string, else `fallback`
+/// (the theme's text colour).
+const ink = (value: unknown, fallback?: string): string => (typeof value === 'string' ? value : (fallback ?? palette().text));
 
 /// A dataset dash field as a canvas dash pattern (none unless it is an array).
 const dashOf = (value: unknown): number[] => (Array.isArray(value) ? (value as number[]) : []);
@@ -949,19 +955,15 @@ const tickMarks = new WeakMap<Chart, readonly TickMark[]>();
 /// Gap in CSS pixels kept between two tick labels.
 const TICK_LABEL_GAP = 6;
 
-/// The marks whose labels fit: in the order given, a mark is kept when it lies on the axis and
-/// its label clears every label kept before it. So the first marks win a crowded stretch (the
-/// query's "q=3.5" over a key beside it). Returned in axis order.
+/// The marks whose labels fit: in the order given, a mark (placed at pixel `at`) is kept when its
+/// label clears every label kept before it. So the first marks win a crowded stretch (the query's
+/// "q=3.5" over a key beside it). Returned in axis order.
 function fittingMarks(
-  marks: readonly TickMark[],
-  place: (value: number) => number,
+  marks: readonly { mark: TickMark; at: number }[],
   width: (label: string) => number,
-  span: { low: number; high: number },
 ): { mark: TickMark; at: number; width: number }[] {
   const kept: { mark: TickMark; at: number; width: number }[] = [];
-  for (const mark of marks) {
-    const at = place(mark.value);
-    if (!Number.isFinite(at) || at < span.low - 0.5 || at > span.high + 0.5) continue;
+  for (const { mark, at } of marks) {
     const labelWidth = width(mark.label);
     const clear = kept.every((other) => Math.abs(other.at - at) >= (labelWidth + other.width) / 2 + TICK_LABEL_GAP);
     if (clear) kept.push({ mark, at, width: labelWidth });
@@ -1004,29 +1006,24 @@ const tickMarksLayer: Plugin = {
     if (!marks || !scale || backdropOf(chart as unknown as Chart).painting) return;
     const { grid, ticks } = scale.options as unknown as MarkedAxisOptions;
     const { ctx, chartArea } = chart;
-    const colors = palette();
     const font = toFont(ticks.font);
     ctx.save();
     ctx.font = font.string;
-    const fitting = fittingMarks(
-      marks,
-      (value) => scale.getPixelForValue(value),
-      (label) => ctx.measureText(label).width,
-      { low: chartArea.left, high: chartArea.right },
-    );
+    const onAxis = marks
+      .map((mark) => ({ mark, at: scale.getPixelForValue(mark.value) }))
+      .filter(({ at }) => at >= chartArea.left - 0.5 && at <= chartArea.right + 0.5);
+    const fitting = fittingMarks(onAxis, (label) => ctx.measureText(label).width);
     // Every mark on the axis has its grid line and tick mark; only a crowded label is left out.
-    ctx.strokeStyle = typeof grid.color === 'string' ? grid.color : colors.grid;
+    ctx.strokeStyle = ink(grid.color, palette().grid);
     ctx.lineWidth = 1;
     ctx.beginPath();
-    for (const { value } of marks) {
-      const at = scale.getPixelForValue(value);
-      if (!(at >= chartArea.left - 0.5 && at <= chartArea.right + 0.5)) continue;
+    for (const { at } of onAxis) {
       const x = Math.round(at) + 0.5;
       ctx.moveTo(x, chartArea.top);
       ctx.lineTo(x, chartArea.bottom + grid.tickLength);
     }
     ctx.stroke();
-    ctx.fillStyle = typeof ticks.color === 'string' ? ticks.color : colors.text;
+    ctx.fillStyle = ink(ticks.color);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     const y = scale.top + grid.tickLength + ticks.padding + font.lineHeight / 2;

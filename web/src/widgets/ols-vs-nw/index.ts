@@ -1,6 +1,6 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
-import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../core/charts';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -34,7 +34,7 @@ function weightChart(canvas: HTMLCanvasElement, title: string): Chart<'bar'> {
           type: 'linear',
           ...WEIGHT_AXIS,
           title: { display: true, text: 'weight on each target' },
-          ticks: { stepSize: 0.25, callback: (v) => (Number(v) <= 1 ? fixed(Number(v), 2) : '') },
+          ticks: { stepSize: 0.25, callback: weightTick(2) },
         },
       },
     },
