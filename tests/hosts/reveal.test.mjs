@@ -1,0 +1,125 @@
+// A reveal.js deck (tests/hosts/reveal, built by tests/hosts/build.mjs) embedding Kernel Lens from
+// a second origin without isolation headers. The deck's 1280 × 960 slides are scaled down to the
+// window with a CSS transform. Checks: both embed forms render the chapter's numbers, the host's
+// 42 px centred slide text stops at the figure, ArrowRight on a focused slider moves the slider and
+// not the slide, the iframe sizes itself, a click on the scaled chart adds the point under the
+// pointer, and print media hides the buttons.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, waitForText } from './harness.mjs';
+
+const SCALED = { width: 1000, height: 760 }; // reveal.js scale ≈ 0.76
+const UNSCALED = { width: 1400, height: 1100 }; // scale 1 (maxScale: 1)
+
+let hosts;
+before(async () => {
+  hosts = await openHosts();
+});
+after(async () => {
+  await hosts?.close();
+});
+
+const slide = (page) => page.evaluate(() => window.deck.getIndices().h);
+
+async function openSlide(index, viewport = SCALED) {
+  const opened = await hosts.open(`deck/index.html#/${index}`, { viewport });
+  await opened.page.waitForFunction(() => window.deck?.isReady());
+  return opened;
+}
+
+test('custom element on a scaled slide: the chapter numbers, and the slide text style stops at the figure', async () => {
+  const { page, errors, context } = await openSlide(1);
+  const figure = page.locator('#figure-lookup');
+  assert.equal(await waitForText(figure.getByTestId('prediction'), /\d/), CHAPTER.prediction);
+  assert.equal(await waitForText(middleWeight(figure), /\d/), CHAPTER.weight);
+  const scale = await page.evaluate(() => window.deck.getScale());
+  assert.ok(scale < 0.9, `the deck is scaled (${scale})`);
+  const style = await figure.evaluate((element) => {
+    const paragraph = element.shadowRoot.querySelector('.kl-widget p, .kl-widget');
+    const computed = getComputedStyle(paragraph);
+    return { fontSize: parseFloat(computed.fontSize), textAlign: computed.textAlign };
+  });
+  assert.ok(style.fontSize < 24, `the slide's 42 px text did not reach the figure: ${JSON.stringify(style)}`);
+  assert.notEqual(style.textAlign, 'center');
+  await screenshot(page, 'hosts-reveal-element');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('ArrowRight on a focused slider moves the slider, not the slide (custom element and iframe)', async () => {
+  const { page, errors, context } = await openSlide(1);
+  const figure = page.locator('#figure-lookup');
+  await waitForText(figure.getByTestId('prediction'), /^2\.7412$/);
+  await figure.getByRole('slider', { name: /bandwidth/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await waitForText(figure.getByTestId('prediction'), /^(?!2\.7412$)\d/);
+  await page.waitForTimeout(200);
+  assert.equal(await slide(page), 1, 'the deck stayed on the figure slide');
+  // With nothing focused, the deck's keys work as before.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.deck.getIndices().h === 2);
+
+  const frame = page.frameLocator('#frame-lookup');
+  assert.equal(await waitForText(frame.getByTestId('prediction'), /\d/), CHAPTER.prediction);
+  await frame.getByRole('slider', { name: /bandwidth/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await waitForText(frame.getByTestId('prediction'), /^(?!2\.7412$)\d/);
+  await page.waitForTimeout(200);
+  assert.equal(await slide(page), 2, 'the deck stayed on the iframe slide');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the iframe on a slide sizes itself without inline code', async () => {
+  const { page, errors, context } = await openSlide(2);
+  const frame = page.frameLocator('#frame-lookup');
+  assert.equal(await waitForText(frame.getByTestId('prediction'), /\d/), CHAPTER.prediction);
+  const fitted = await settledFrame(page, '#frame-lookup');
+  assert.ok(fitted.outer > 300, JSON.stringify(fitted));
+  await screenshot(page, 'hosts-reveal-iframe');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/// Clicks at a fixed place of the lookup's chart (a fraction of its box) and returns the new key.
+async function addPointAt(page, fx, fy) {
+  const figure = page.locator('#figure-lookup');
+  await waitForText(figure.getByTestId('prediction'), /^2\.7412$/);
+  const canvas = figure.locator('.kl-chart--interactive canvas');
+  const box = await canvas.boundingBox();
+  await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+  const row = figure.locator('.kl-table tbody tr').nth(3);
+  await row.waitFor({ timeout: 5000 });
+  return Number(await row.locator('td').nth(1).textContent());
+}
+
+test('a click on the scaled chart adds the point under the pointer', async () => {
+  const reference = await openSlide(1, UNSCALED);
+  assert.equal(await reference.page.evaluate(() => window.deck.getScale()), 1);
+  const expected = await addPointAt(reference.page, 0.85, 0.15);
+  await reference.context.close();
+
+  const { page, errors, context } = await openSlide(1, SCALED);
+  const added = await addPointAt(page, 0.85, 0.15);
+  assert.ok(Number.isFinite(expected) && Math.abs(added - expected) < 0.06, `key ${added}, unscaled ${expected}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('print media hides the buttons of the figure on a slide', async () => {
+  const { page, errors, context } = await openSlide(1);
+  const figure = page.locator('#figure-lookup');
+  await waitForText(figure.getByTestId('prediction'), /^2\.7412$/);
+  const visibleButtons = () =>
+    figure.evaluate((element) =>
+      [...element.shadowRoot.querySelectorAll('button')]
+        .filter((button) => button.checkVisibility())
+        .map((button) => button.textContent.trim() || button.getAttribute('aria-label')),
+    );
+  assert.ok((await visibleButtons()).length > 0);
+  await page.emulateMedia({ media: 'print' });
+  assert.deepEqual(await visibleButtons(), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
