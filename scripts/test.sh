@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order: install, native build + Catch2 (plain and sanitized),
-# wasm build + Node tests, site build + browser tests. Ends with CTest's and node:test's summaries.
+# wasm build + Node tests, site build + browser tests, then the host sites (a VitePress site and a
+# reveal.js deck embedding the build from another origin). Ends with CTest's and node:test's summaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,3 +31,7 @@ ctest --test-dir build/native --output-on-failure -j 2
 
 echo "== JavaScript tests (wasm in Node, browser) =="
 node --test --test-concurrency=2 tests/wasm/ tests/e2e/
+
+echo "== host sites (VitePress, reveal.js) =="
+node tests/hosts/build.mjs
+node --test --test-concurrency=2 tests/hosts/*.test.mjs

@@ -100,9 +100,9 @@ export async function openHosts() {
   };
 }
 
-/// The lookup's middle weight (the table's weight column, second row).
+/// The lookup's middle weight (second row; the row header is a th, then key, value, weight).
 export function middleWeight(scope) {
-  return scope.locator('.kl-table tbody tr').nth(1).locator('td').nth(3);
+  return scope.locator('.kl-table tbody tr').nth(1).locator('td:nth-child(4)');
 }
 
 /// Waits until an iframe's height fits its document (no inner scroll bar, taller than `min`).
@@ -112,7 +112,7 @@ export async function settledFrame(page, selector, min = 300, timeout = 15000) {
   const deadline = Date.now() + timeout;
   let last = null;
   while (Date.now() < deadline) {
-    const outer = await page.locator(selector).evaluate((node) => node.getBoundingClientRect().height);
+    const outer = await page.locator(selector).evaluate((node) => node.offsetHeight); // layout px, unscaled
     const inner = await frame.locator('html').evaluate((html) => ({ scroll: html.scrollHeight, client: html.clientHeight }));
     last = { outer, ...inner };
     if (outer > min && inner.scroll <= inner.client) return last;

@@ -33,7 +33,7 @@ test('custom element: the chapter numbers, and a focused slider answers ArrowRig
   await context.close();
 });
 
-test('iframe[data-kernel-lens]: the chapter numbers, the keyboard, and a height that fits with no inline code', async () => {
+test('iframe[data-kernel-lens]: the chapter numbers, and a focused slider answers ArrowRight', async () => {
   const { page, errors, context } = await hosts.open('notes/iframe.html');
   const frame = page.frameLocator('#frame-lookup');
   assert.equal(await waitForText(frame.getByTestId('prediction'), /\d/), CHAPTER.prediction);
@@ -41,6 +41,14 @@ test('iframe[data-kernel-lens]: the chapter numbers, the keyboard, and a height 
   await frame.getByRole('slider', { name: /bandwidth/ }).focus();
   await page.keyboard.press('ArrowRight');
   await waitForText(frame.getByTestId('prediction'), /^(?!2\.7412$)\d/);
+  assertNoErrors(errors);
+  await context.close();
+});
+
+test('iframe[data-kernel-lens] grows to its figure (no inner scroll bar) with no inline code', async () => {
+  const { page, errors, context } = await hosts.open('notes/iframe.html');
+  const frame = page.frameLocator('#frame-lookup');
+  await waitForText(frame.getByTestId('prediction'), /\d/);
   // The page has no script of its own: the loader in the site's head sizes the iframe (200 px in the HTML).
   const fitted = await settledFrame(page, '#frame-lookup');
   assert.ok(fitted.outer > 300, `the iframe grew to its figure: ${JSON.stringify(fitted)}`);

@@ -10,7 +10,10 @@ export default defineConfig({
   description: 'Kernel regression, with Kernel Lens figures',
   base: '/notes/',
   // The one include, on every page: a small loader that fetches the rest only where figures are.
-  head: [['script', { type: 'module', src: `${KERNEL_LENS}kernel-lens.js` }]],
+  head: [
+    ['script', { type: 'module', src: `${KERNEL_LENS}kernel-lens.js` }],
+    ['link', { rel: 'icon', href: 'data:,' }],
+  ],
   vue: {
     template: {
       // <kernel-lens-figure> is not a Vue component: render it as it is, on the server too.
