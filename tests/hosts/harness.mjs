@@ -33,7 +33,7 @@ const TYPES = {
 const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json']);
 
 /// A plain static server for `root` whose text files have `PLACEHOLDER` replaced by `origin`.
-async function startHostServer(root, origin) {
+export async function startHostServer(root, origin) {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
     try {
@@ -45,6 +45,8 @@ async function startHostServer(root, origin) {
         file = join(file, 'index.html');
         info = await stat(file).catch(() => null);
       }
+      // Chromium asks every site for /favicon.ico; a site without one gets an empty answer, not a 404.
+      if (!info?.isFile() && pathname === '/favicon.ico') return void response.writeHead(204).end();
       if (!info?.isFile()) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       const type = extname(file);
       let body = await readFile(file);
@@ -64,14 +66,16 @@ async function startHostServer(root, origin) {
 }
 
 /// Starts both origins and the browser: { hostUrl, klUrl, browser, open(path, options), close }.
-/// `open` returns { page, errors, context }; `errors` collects console errors and page exceptions.
-export async function openHosts() {
+/// `open` returns { page, errors, failures, context }; `errors` collects console errors and page
+/// exceptions, `failures` the URLs of failed requests.
+/// `root` is the host origin's folder (the built host sites by default).
+export async function openHosts({ root = siteDir } = {}) {
   if (!existsSync(`${distDir}kernel-lens.js`)) throw new Error('dist/ is missing: run `npm run build:web` first');
-  if (!existsSync(join(siteDir, 'notes/index.html')) || !existsSync(join(siteDir, 'deck/index.html'))) {
+  if (root === siteDir && (!existsSync(join(siteDir, 'notes/index.html')) || !existsSync(join(siteDir, 'deck/index.html')))) {
     throw new Error('the host sites are missing: run `node tests/hosts/build.mjs` first');
   }
   const kernelLens = await startServer({ root: distDir, isolated: false, headers: { 'access-control-allow-origin': '*' } });
-  const host = await startHostServer(siteDir, kernelLens.url.replace(/\/$/, ''));
+  const host = await startHostServer(root, kernelLens.url.replace(/\/$/, ''));
   const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
   const contexts = [];
   async function open(path, { viewport = { width: 1300, height: 900 }, colorScheme = 'light' } = {}) {
@@ -83,8 +87,13 @@ export async function openHosts() {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(String(error)));
+    const failures = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('requestfailed', (request) => failures.push(`${request.failure()?.errorText} ${request.url()}`));
     await page.goto(host.url + path);
-    return { page, errors, context };
+    return { page, errors, failures, context };
   }
   return {
     hostUrl: host.url,

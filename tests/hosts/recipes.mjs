@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Runs docs/embedding.md's recipes for hosts that are not npm packages (not part of npm test):
+// builds each recipe site under build/hosts/recipes/ with the host's own tool when it is
+// installed, serves it on one origin and dist/ on another (CORS only, no isolation headers), and
+// checks in Chromium that the custom element and the iframe show the chapter's numbers and that
+// the iframe sizes itself. Prints one row per recipe; exits 1 when a recipe that ran failed.
+//   apt-get install -y mkdocs python3-sphinx python3-myst-parser python3-sphinx-book-theme
+//   node tests/hosts/recipes.mjs
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHAPTER, openHosts, settledFrame, waitForText } from './harness.mjs';
+
+const here = fileURLToPath(new URL('./recipes/', import.meta.url));
+const out = fileURLToPath(new URL('../../build/hosts/recipes/', import.meta.url));
+
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+const run = (command, args, cwd) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr || result.stdout}`);
+  return (result.stdout + result.stderr).trim();
+};
+
+const RECIPES = [
+  {
+    name: 'MkDocs 1.4, theme override (main.html extrahead)',
+    dir: 'mkdocs',
+    tool: 'mkdocs',
+    version: () => run('mkdocs', ['--version'], here),
+    build: () => run('mkdocs', ['build', '-q', '-f', 'mkdocs.yml'], join(here, 'mkdocs')),
+  },
+  {
+    name: 'MkDocs 1.4, extra_javascript classic script that injects the module',
+    dir: 'mkdocs-inject',
+    tool: 'mkdocs',
+    version: () => run('mkdocs', ['--version'], here),
+    build: () => run('mkdocs', ['build', '-q', '-f', 'mkdocs-inject.yml'], join(here, 'mkdocs')),
+  },
+  {
+    name: 'Sphinx + MyST (html_js_files with type=module, {raw} html blocks)',
+    dir: 'sphinx',
+    tool: 'sphinx-build',
+    version: () => run('sphinx-build', ['--version'], here),
+    build: () => run('sphinx-build', ['-q', '-b', 'html', '.', join(out, 'sphinx')], join(here, 'sphinx')),
+  },
+];
+
+const rows = [];
+const hosts = await openHosts({ root: out });
+try {
+  for (const recipe of RECIPES) {
+    if (!has(recipe.tool)) {
+      rows.push({ recipe, result: `not run: ${recipe.tool} is not installed` });
+      continue;
+    }
+    const row = { recipe, version: recipe.version().split('\n')[0] };
+    rows.push(row);
+    try {
+      recipe.build();
+      if (!existsSync(join(out, recipe.dir, 'index.html'))) throw new Error('the build wrote no index.html');
+      const { page, errors, failures, context } = await hosts.open(`${recipe.dir}/index.html`, { viewport: { width: 1200, height: 900 } });
+      const element = await waitForText(page.locator('#figure-lookup').getByTestId('prediction'), /\d/);
+      const framed = await waitForText(page.frameLocator('#frame-lookup').getByTestId('prediction'), /\d/);
+      if (element !== CHAPTER.prediction || framed !== CHAPTER.prediction) throw new Error(`numbers ${element}, ${framed}`);
+      const fitted = await settledFrame(page, '#frame-lookup');
+      if (errors.length) throw new Error(`console errors: ${errors.join('; ')} (requests: ${failures.join('; ')})`);
+      row.result = `ok: element and iframe show ${CHAPTER.prediction}; iframe ${fitted.outer} px, no inner scroll bar`;
+      await context.close();
+    } catch (error) {
+      row.failed = true;
+      row.result = `FAILED: ${String(error.message ?? error).split('\n')[0]}`;
+    }
+  }
+} finally {
+  await hosts.close();
+}
+for (const row of rows) console.log(`${row.recipe.name}${row.version ? ` [${row.version}]` : ''}\n  ${row.result}`);
+process.exit(rows.some((row) => row.failed) ? 1 : 0);
