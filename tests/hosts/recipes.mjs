@@ -7,7 +7,7 @@
 //   apt-get install -y mkdocs python3-sphinx python3-myst-parser python3-sphinx-book-theme
 //   node tests/hosts/recipes.mjs
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHAPTER, openHosts, settledFrame, waitForText } from './harness.mjs';
@@ -21,6 +21,19 @@ const run = (command, args, cwd) => {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr || result.stdout}`);
   return (result.stdout + result.stderr).trim();
 };
+
+/// Docusaurus is not a dependency of this project: a node_modules folder with @docusaurus/core
+/// and @docusaurus/preset-classic (npm install @docusaurus/core@3 @docusaurus/preset-classic@3
+/// react react-dom @mdx-js/react clsx prism-react-renderer) is named by this variable.
+const docusaurusModules = process.env.KERNEL_LENS_DOCUSAURUS_MODULES;
+
+function buildDocusaurus() {
+  const source = join(out, '..', 'recipes-src', 'docusaurus');
+  rmSync(source, { recursive: true, force: true });
+  cpSync(join(here, 'docusaurus'), source, { recursive: true });
+  symlinkSync(docusaurusModules, join(source, 'node_modules'));
+  return run('node', [join(docusaurusModules, '@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', join(out, 'docusaurus')], source);
+}
 
 const RECIPES = [
   {
@@ -44,14 +57,27 @@ const RECIPES = [
     version: () => run('sphinx-build', ['--version'], here),
     build: () => run('sphinx-build', ['-q', '-b', 'html', '.', join(out, 'sphinx')], join(here, 'sphinx')),
   },
+  {
+    name: 'Docusaurus 3 (scripts in docusaurus.config.js, figures in MDX)',
+    dir: 'docusaurus',
+    // The route is /docusaurus/: opening …/index.html makes the client router render another page than the server did.
+    path: 'docusaurus/',
+    available: () => Boolean(docusaurusModules && existsSync(join(docusaurusModules, '@docusaurus/core'))),
+    missing: 'KERNEL_LENS_DOCUSAURUS_MODULES does not name a node_modules folder with @docusaurus/core',
+    version: () => `@docusaurus/core ${JSON.parse(run('cat', [join(docusaurusModules, '@docusaurus/core/package.json')], here)).version}`,
+    build: buildDocusaurus,
+    // Docusaurus's colour mode: data-theme="dark" on <html>, which theme="auto" follows.
+    dark: true,
+  },
 ];
 
 const rows = [];
 const hosts = await openHosts({ root: out });
 try {
-  for (const recipe of RECIPES) {
-    if (!has(recipe.tool)) {
-      rows.push({ recipe, result: `not run: ${recipe.tool} is not installed` });
+  // KERNEL_LENS_RECIPES=text runs only the recipes whose folder name contains `text`.
+  for (const recipe of RECIPES.filter((candidate) => candidate.dir.includes(process.env.KERNEL_LENS_RECIPES ?? ''))) {
+    if (recipe.available ? !recipe.available() : !has(recipe.tool)) {
+      rows.push({ recipe, result: `not run: ${recipe.missing ?? `${recipe.tool} is not installed`}` });
       continue;
     }
     const row = { recipe, version: recipe.version().split('\n')[0] };
@@ -59,17 +85,26 @@ try {
     try {
       recipe.build();
       if (!existsSync(join(out, recipe.dir, 'index.html'))) throw new Error('the build wrote no index.html');
-      const { page, errors, failures, context } = await hosts.open(`${recipe.dir}/index.html`, { viewport: { width: 1200, height: 900 } });
+      const { page, errors, failures, context } = await hosts.open(recipe.path ?? `${recipe.dir}/index.html`, { viewport: { width: 1200, height: 900 } });
       const element = await waitForText(page.locator('#figure-lookup').getByTestId('prediction'), /\d/);
       const framed = await waitForText(page.frameLocator('#frame-lookup').getByTestId('prediction'), /\d/);
       if (element !== CHAPTER.prediction || framed !== CHAPTER.prediction) throw new Error(`numbers ${element}, ${framed}`);
       const fitted = await settledFrame(page, '#frame-lookup');
+      if (recipe.dark) {
+        await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+        await page.waitForFunction(() => {
+          const element = document.querySelector('#figure-lookup');
+          const holder = element.matches('[data-kl-theme]') ? element : element.shadowRoot?.querySelector('[data-kl-theme]');
+          return holder?.getAttribute('data-kl-theme') === 'dark';
+        }, null, { timeout: 5000 });
+      }
       if (errors.length) throw new Error(`console errors: ${errors.join('; ')} (requests: ${failures.join('; ')})`);
-      row.result = `ok: element and iframe show ${CHAPTER.prediction}; iframe ${fitted.outer} px, no inner scroll bar`;
+      row.result = `ok: element and iframe show ${CHAPTER.prediction}; iframe ${fitted.outer} px, no inner scroll bar` +
+        (recipe.dark ? '; the element follows data-theme="dark"' : '');
       await context.close();
     } catch (error) {
       row.failed = true;
-      row.result = `FAILED: ${String(error.message ?? error).split('\n')[0]}`;
+      row.result = `FAILED: ${String(error.message ?? error).split('\n').slice(0, 12).join('\n  ')}`;
     }
   }
 } finally {
