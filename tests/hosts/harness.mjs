@@ -114,9 +114,13 @@ export function middleWeight(scope) {
   return scope.locator('.kl-table tbody tr').nth(1).locator('td:nth-child(4)');
 }
 
-/// Waits until an iframe's height fits its document (no inner scroll bar, taller than `min`).
+/// Scrolls an iframe into view and waits until its height fits its document (no inner scroll bar,
+/// taller than `min`).
 export async function settledFrame(page, selector, min = 300, timeout = 15000) {
   const frame = page.frameLocator(selector);
+  // Chromium pauses rendering (and so the embed's ResizeObserver) in a cross-origin iframe out of
+  // view: a reader scrolls to it first, and so does the test.
+  await page.locator(selector).scrollIntoViewIfNeeded();
   await frame.locator('.kl-widget').waitFor({ timeout });
   const deadline = Date.now() + timeout;
   let last = null;
