@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -200,8 +200,10 @@ const worst = Math.max(...runs.map((run) => run.longest));
 console.log(`median: ${kB(median(runs.map((run) => run.bytes)))} served (${kB(median(runs.map((run) => run.gzipBytes)))} gzip), every figure's numbers after ${medianReady.toFixed(0)} ms`);
 console.log(`longest main-thread task during load over ${runs.length} runs: ${worst ? `${worst.toFixed(0)} ms` : 'none over 50 ms'} (goal: none over 50 ms: ${worst > 50 ? 'not met' : 'met'})`);
 console.log(
-  `a page with the script and no figure fetched ${kB(plain.bytes)} (${kB(plain.gzipBytes)} gzip) in ${plain.files.length} files: ${plain.files.join(', ')}` +
+  `a page with the script and no figure fetched ${kB(plain.bytes)} (${kB(plain.gzipBytes)} gzip) in ${plain.files.length} file${plain.files.length === 1 ? '' : 's'}: ${plain.files.join(', ')}` +
     ` (goal: at most 20 kB gzip: ${plain.gzipBytes > 20000 ? 'not met' : 'met'})`,
 );
-console.log(`machine load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+const load = loadavg();
+console.log(`machine load average while measuring: ${load.map((x) => x.toFixed(1)).join(' ')}`);
+if (load[0] > availableParallelism()) console.log('warning: the machine was busy with other work; times and long tasks include waiting for the CPU');
 if (errorCount) console.log(`${errorCount} page errors (printed above)`);
