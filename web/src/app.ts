@@ -175,4 +175,20 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   setSubheadingLevel(2);
   const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share });
   reportHeight(name, mounted.frame);
+  if (window.parent !== window) fitWhenPrinted(mounted.frame);
+}
+
+/// Inside an iframe the host prints the figure in a box of the height it had on screen; a printed
+/// page is narrower, so the figure grows taller. While printing, the figure is scaled down to fit
+/// its box instead of being cut off.
+function fitWhenPrinted(figure: HTMLElement): void {
+  const root = document.documentElement;
+  const fit = (): void => {
+    root.style.zoom = '';
+    const height = figure.getBoundingClientRect().height;
+    if (height > innerHeight + 1) root.style.zoom = String(Math.max(0.5, innerHeight / height));
+  };
+  const media = matchMedia('print');
+  media.addEventListener('change', () => (media.matches ? fit() : (root.style.zoom = '')));
+  addEventListener('afterprint', () => (root.style.zoom = ''));
 }
