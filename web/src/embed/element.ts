@@ -41,6 +41,7 @@ async function drain(): Promise<void> {
   draining = true;
   try {
     const module = await loadFigureModule();
+    for (const figure of queue) module.preloadWidget(figure.getAttribute('widget'));
     for (let figure = queue.shift(); figure; figure = queue.shift()) {
       await figure.mount(module);
       if (!printing) await nextTask();
@@ -66,6 +67,7 @@ function schedule(figure: KernelLensFigure): void {
   visibility?.unobserve(figure);
   if (!waiting.delete(figure)) return;
   queue.push(figure);
+  if (draining) void loadFigureModule().then((module) => module.preloadWidget(figure.getAttribute('widget')));
   void drain();
 }
 

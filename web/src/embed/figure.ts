@@ -24,6 +24,11 @@ function parameters(element: HTMLElement, schemaKeys: readonly string[]): URLSea
   return params;
 }
 
+/// Starts fetching a widget's code (figures mount one at a time, their code arrives in parallel).
+export function preloadWidget(name: string | null): void {
+  if (name) void loadWidget(name).catch(() => null);
+}
+
 export interface FigureHandle {
   /// Re-reads the attributes: a theme or font change restyles, any other change re-mounts.
   update(): Promise<void>;
