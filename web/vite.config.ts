@@ -8,8 +8,10 @@ const repoRoot = resolve(webRoot, '..');
 const wasmDir = resolve(repoRoot, process.env.KERNEL_LENS_WASM_DIR ?? 'build/wasm');
 
 /// Two builds share this file. The default one is the site: index.html, embed.html and the
-/// custom element at the stable path kernel-lens.js, all CSS in one unhashed file
-/// (assets/kernel-lens.css) that the element's shadow roots link. `--mode standalone` builds
+/// loader at the stable path kernel-lens.js, which imports the custom element's code from the
+/// stable path assets/kernel-lens-figure.js (no preload helper, so a page without figures fetches
+/// the loader alone), all CSS in one unhashed file (assets/kernel-lens.css) that the element's
+/// shadow roots link. `--mode standalone` builds
 /// index.html as one bundle (no chunks, the worker and the one-file wasm inlined, woff2 fonts as
 /// data URLs) that scripts/build-standalone.mjs folds into dist/kernel-lens-standalone.html.
 export default defineConfig(({ mode }) => {
@@ -44,11 +46,18 @@ export default defineConfig(({ mode }) => {
           : {
               index: resolve(webRoot, 'index.html'),
               embed: resolve(webRoot, 'embed.html'),
-              'kernel-lens': resolve(webRoot, 'src/kernel-lens.ts'),
+              'kernel-lens': resolve(webRoot, 'src/embed/loader.ts'),
+              'kernel-lens-figure': resolve(webRoot, 'src/embed/figure.ts'),
             },
+        /// The figure code is an entry so its exports stay; the loader imports it by name.
+        preserveEntrySignatures: 'exports-only',
         output: {
           entryFileNames: (chunk: { name: string }) =>
-            chunk.name === 'kernel-lens' ? 'kernel-lens.js' : 'assets/[name]-[hash].js',
+            chunk.name === 'kernel-lens'
+              ? 'kernel-lens.js'
+              : chunk.name === 'kernel-lens-figure'
+                ? 'assets/kernel-lens-figure.js'
+                : 'assets/[name]-[hash].js',
           assetFileNames: (asset: { names?: string[] }) =>
             asset.names?.some((name) => name.endsWith('.css')) ? 'assets/kernel-lens.css' : 'assets/[name]-[hash][extname]',
           ...(standalone ? { codeSplitting: false } : {}),

@@ -1,10 +1,14 @@
-// The three ways to embed, in Chromium: a host page on a second origin with two self-sizing
-// iframes and two <kernel-lens-figure> elements, and the standalone file opened from disk.
+// The ways to embed, in Chromium, with the site on a plain static host (its files sent with
+// `Access-Control-Allow-Origin: *` and nothing else) and the course notes on a second origin:
+// iframes sized by the loader alone (no inline code), <kernel-lens-figure> elements that keep the
+// host's styles and keys out, pointer input under a slide deck's scaling, print media, a page
+// without figures that fetches the loader only, and the standalone file opened from disk.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
@@ -19,40 +23,57 @@ let host;
 let browser;
 let hostDir;
 
-function hostPage(siteUrl) {
-  const origin = new URL(siteUrl).origin;
+/// A host page with loud inherited styles (a slide deck's 42 px centred capitals) and a document
+/// keydown counter, as reveal.js has.
+function hostPage(siteUrl, body) {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Course notes</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Course notes</title>
+<style>
+  body { font: 42px/3 Georgia, serif; text-align: center; letter-spacing: 3px; text-transform: uppercase; word-spacing: 9px; }
+</style>
+<script>
+  window.hostKeys = [];
+  document.addEventListener('keydown', (event) => window.hostKeys.push(event.key));
+</script>
+</head>
 <body>
 <h1>Course notes with Kernel Lens figures</h1>
-<iframe id="frame-lookup" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="150" style="border:0"
-        src="${siteUrl}embed.html?widget=lookup&q=3.5&h=0.6"></iframe>
-<iframe id="frame-ols" data-kernel-lens title="Kernel Lens: OLS versus NW" width="100%" height="150" style="border:0"
-        src="${siteUrl}embed.html?widget=ols-vs-nw"></iframe>
-<kernel-lens-figure id="element-lookup" widget="lookup" h="1" q="3.5"></kernel-lens-figure>
-<kernel-lens-figure id="element-ols" widget="ols-vs-nw"></kernel-lens-figure>
+${body}
 <script type="module" src="${siteUrl}kernel-lens.js"></script>
-<script>
-addEventListener('message', (event) => {
-  if (event.origin !== ${JSON.stringify(origin)}) return;
-  const data = event.data;
-  if (!data || data.type !== 'kernel-lens:height' || !Number.isFinite(data.height)) return;
-  for (const frame of document.querySelectorAll('iframe[data-kernel-lens]')) {
-    if (frame.contentWindow === event.source) frame.style.height = Math.ceil(data.height) + 'px';
-  }
-});
-</script>
 </body>
 </html>`;
 }
 
+const PAGES = {
+  'index.html': (siteUrl) =>
+    hostPage(
+      siteUrl,
+      `<iframe id="frame-lookup" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="150" style="border:0"
+        src="${siteUrl}embed.html?widget=lookup&q=3.5&h=0.6" allow="clipboard-write"></iframe>
+<iframe id="frame-ols" data-kernel-lens title="Kernel Lens: OLS versus NW" width="100%" height="150" style="border:0"
+        src="${siteUrl}embed.html?widget=ols-vs-nw"></iframe>
+<kernel-lens-figure id="element-lookup" widget="lookup" h="1" q="3.5"></kernel-lens-figure>
+<kernel-lens-figure id="element-ols" widget="ols-vs-nw" theme="dark" font="inherit"></kernel-lens-figure>`,
+    ),
+  'plain.html': (siteUrl) => hostPage(siteUrl, '<p>No figure on this page.</p>'),
+  'far.html': (siteUrl) =>
+    hostPage(siteUrl, `<div style="height: 6000px">Scroll</div><kernel-lens-figure id="far" widget="lookup"></kernel-lens-figure>`),
+  'scaled.html': (siteUrl) =>
+    hostPage(
+      siteUrl,
+      `<div style="width: 900px"><kernel-lens-figure id="plain" widget="lookup"></kernel-lens-figure></div>
+<div style="width: 900px; transform: scale(0.5); transform-origin: 0 0; height: 600px"><kernel-lens-figure id="scaled" widget="lookup"></kernel-lens-figure></div>
+<div style="width: 900px; zoom: 0.5"><kernel-lens-figure id="zoomed" widget="lookup"></kernel-lens-figure></div>`,
+    ),
+};
+
 before(async () => {
-  // The element's script, stylesheet, worker and wasm are fetched cross-origin: the site sends CORS.
-  site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
+  // A plain static host: CORS for the element's script, stylesheet, worker and wasm, no isolation.
+  site = await startServer({ root: distDir, isolated: false, headers: { 'access-control-allow-origin': '*' } });
   hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-host-'));
-  await writeFile(join(hostDir, 'index.html'), hostPage(site.url));
-  // Course notes: an ordinary page, not cross-origin isolated.
+  for (const [name, page] of Object.entries(PAGES)) await writeFile(join(hostDir, name), page(site.url));
+  // Course notes: an ordinary page on another origin, not cross-origin isolated.
   host = await startServer({ root: hostDir, isolated: false });
   browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 });
@@ -64,9 +85,13 @@ after(async () => {
   if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
-async function open(url, viewport = { width: 900, height: 900 }) {
+async function open(url, viewport = { width: 900, height: 900 }, recordRequests = false) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
+  if (recordRequests) {
+    page.requests = [];
+    page.on('request', (request) => page.requests.push(request.url()));
+  }
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -77,8 +102,11 @@ async function open(url, viewport = { width: 900, height: 900 }) {
 }
 
 /// Waits until the iframe's height equals its document's height (rounded up) and returns both.
+/// The iframe is scrolled into view first: a cross-origin iframe out of view is not rendered, so
+/// its figure reports a new height only once it comes into view.
 async function settledHeight(page, id) {
   const frame = page.frameLocator(`#${id}`);
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
   await frame.locator('.kl-widget').waitFor();
   let last = null;
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -96,7 +124,7 @@ async function settledHeight(page, id) {
   throw new Error(`iframe #${id} never fitted its content: ${JSON.stringify(last)}`);
 }
 
-test('two iframes size themselves to their figures (no scroll bars) and show the chapter numbers', async () => {
+test('the loader sizes two iframes to their figures (no scroll bars, no inline code) and they show the chapter numbers', async () => {
   const { page, errors, context } = await open(host.url);
   const lookup = page.frameLocator('#frame-lookup');
   const ols = page.frameLocator('#frame-ols');
@@ -119,7 +147,7 @@ test('two iframes size themselves to their figures (no scroll bars) and show the
   await context.close();
 });
 
-test('height messages from any other origin are ignored by the parent snippet', async () => {
+test('height messages from any other window or origin are ignored by the loader', async () => {
   const { page, context } = await open(host.url);
   const lookup = page.frameLocator('#frame-lookup');
   await waitForText(lookup.getByTestId('prediction'), /\d/);
@@ -136,23 +164,55 @@ test('two custom elements: shadow-root styles, one shared worker, attributes obs
   const { page, errors, context } = await open(host.url);
   const element = page.locator('#element-lookup');
   const prediction = element.getByTestId('prediction');
+  await element.scrollIntoViewIfNeeded();
   await waitForText(prediction, /\d/);
+  await page.locator('#element-ols').scrollIntoViewIfNeeded();
   assert.equal(await waitForText(page.locator('#element-ols').getByTestId('ols-prediction'), /\d/), OLS_WITNESS);
 
-  // Styles live in the shadow root: the host page's own paragraphs are untouched by them.
+  // Styles live in the shadow root: the host page's own elements are untouched by them, and the
+  // host's inherited text styles stop at the figure's edge.
   const isolated = await page.evaluate(() => {
     const figure = document.querySelector('#element-lookup');
     const frame = figure.shadowRoot.querySelector('.kl-widget');
+    const caption = getComputedStyle(figure.shadowRoot.querySelector('.kl-widget__title'));
+    const control = getComputedStyle(figure.shadowRoot.querySelector('.kl-control'));
     return {
       open: figure.shadowRoot.mode,
       framed: getComputedStyle(frame).borderRadius,
-      hostHeading: getComputedStyle(document.querySelector('h1')).borderBottomStyle,
       leaked: document.querySelectorAll('link[href*="kernel-lens.css"], style').length,
+      caption: [caption.fontSize, caption.textAlign, caption.textTransform, caption.letterSpacing, caption.wordSpacing, caption.fontFamily],
+      lineHeight: parseFloat(caption.lineHeight) / parseFloat(caption.fontSize),
+      control: control.fontSize,
     };
   });
   assert.equal(isolated.open, 'open');
   assert.equal(isolated.framed, '10px');
-  assert.equal(isolated.leaked, 0);
+  assert.equal(isolated.leaked, 1, "only the host page's own <style>");
+  assert.deepEqual(isolated.caption.slice(0, 5), ['16px', 'start', 'none', 'normal', '0px']);
+  assert.doesNotMatch(isolated.caption[5], /Georgia/);
+  assert.ok(Math.abs(isolated.lineHeight - 1.55) < 0.01, `line height ${isolated.lineHeight}`);
+  assert.equal(isolated.control, '15.2px');
+
+  // theme="dark" and font="inherit" reach the figure's root; the other figure follows the page (light).
+  await page.locator('#element-ols').scrollIntoViewIfNeeded();
+  await waitForText(page.locator('#element-ols').getByTestId('ols-prediction'), /\d/);
+  const themed = await page.evaluate(() =>
+    ['#element-lookup', '#element-ols'].map((id) => {
+      const root = document.querySelector(id).shadowRoot.querySelector('.kl-element');
+      return { theme: root.dataset.klTheme, font: root.dataset.klFont ?? null, family: getComputedStyle(root).fontFamily };
+    }),
+  );
+  assert.equal(themed[0].theme, 'light');
+  assert.equal(themed[1].theme, 'dark');
+  assert.equal(themed[1].font, 'inherit');
+  assert.match(themed[1].family, /Georgia/);
+  await page.evaluate(() => document.querySelector('#element-ols').setAttribute('theme', 'light'));
+  await page.waitForFunction(() => document.querySelector('#element-ols').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'light');
+  // theme="auto" (the default) follows the host's own dark switch on <html>, live.
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await page.waitForFunction(() => document.querySelector('#element-lookup').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'dark');
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await page.waitForFunction(() => document.querySelector('#element-lookup').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'light');
 
   // Charts inside the shadow root size themselves to their boxes and draw.
   await page.waitForFunction(() =>
@@ -172,7 +232,122 @@ test('two custom elements: shadow-root styles, one shared worker, attributes obs
   // Both elements share one worker (one wasm instance); the two iframes have one each.
   const top = page.workers().filter((worker) => worker.url().startsWith('blob:'));
   assert.equal(top.length, 1, `workers: ${page.workers().map((w) => w.url()).join(', ')}`);
+  assert.equal(await page.locator('#element-lookup').locator('.kl-widget').count(), 1, 'one figure after the attribute change');
   await screenshot(page, 'embedding-elements');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an iframe added after load is sized by the loader too', async () => {
+  const { page, errors, context } = await open(host.url + 'plain.html');
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.id = 'late';
+    frame.dataset.kernelLens = '';
+    frame.title = 'Kernel Lens: lookup';
+    frame.width = '100%';
+    frame.height = '120';
+    frame.style.border = '0';
+    frame.src = src;
+    document.body.append(frame);
+  }, `${site.url}embed.html?widget=lookup`);
+  await waitForText(page.frameLocator('#late').getByTestId('prediction'), /\d/);
+  await settledHeight(page, 'late');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the loader is small, and a page without figures fetches nothing else', async () => {
+  const loader = await readFile(join(distDir, 'kernel-lens.js'));
+  const gzip = gzipSync(loader, { level: 9 }).length;
+  assert.ok(gzip <= 20000, `kernel-lens.js is ${gzip} bytes gzipped`);
+
+  const { page, errors, context } = await open(host.url + 'plain.html', undefined, true);
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  const fetched = page.requests.filter((url) => url.startsWith(site.url));
+  assert.deepEqual(fetched, [`${site.url}kernel-lens.js`]);
+  assert.ok(await page.evaluate(() => customElements.get('kernel-lens-figure') !== undefined));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a figure far below the viewport loads its code only when scrolled near, and print media mounts it at once', async () => {
+  const { page, errors, context } = await open(host.url + 'far.html', undefined, true);
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  assert.ok(!page.requests.some((url) => url.includes('kernel-lens-figure')), 'no figure code yet');
+  await page.emulateMedia({ media: 'print' });
+  const far = page.locator('#far');
+  await waitForText(far.getByTestId('prediction'), /\d/);
+  const printed = await page.evaluate(() => {
+    const root = document.querySelector('#far').shadowRoot;
+    const visible = (node) => node.getBoundingClientRect().height > 0;
+    return {
+      buttons: [...root.querySelectorAll('button, .kl-share, summary')].filter(visible).length,
+      sliders: [...root.querySelectorAll('input[type="range"]')].filter(visible).length,
+      unbroken: getComputedStyle(document.querySelector('#far')).breakInside,
+    };
+  });
+  assert.equal(printed.buttons, 0, 'buttons and the share row are hidden on paper');
+  assert.ok(printed.sliders > 0, 'the sliders stay: they show the values');
+  assert.equal(printed.unbroken, 'avoid');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('keys a focused control uses do not reach the host page; the control still answers them', async () => {
+  const { page, errors, context } = await open(host.url);
+  const figure = page.locator('#element-lookup');
+  const prediction = figure.getByTestId('prediction');
+  await figure.scrollIntoViewIfNeeded();
+  await waitForText(prediction, /\d/);
+  const bandwidth = figure.getByRole('slider', { name: /bandwidth/ });
+  const before = await bandwidth.getAttribute('aria-valuetext');
+  await bandwidth.focus();
+  for (const key of ['ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End']) await page.keyboard.press(key);
+  assert.notEqual(await bandwidth.getAttribute('aria-valuetext'), before, 'the slider moved');
+  const rows = figure.locator('.kl-table tbody tr');
+  const count = await rows.count();
+  await figure.getByRole('button', { name: 'Add a point' }).focus();
+  await page.keyboard.press('Enter');
+  await rows.nth(count).waitFor();
+  await page.keyboard.press('Space');
+  await rows.nth(count + 1).waitFor();
+  assert.deepEqual(await page.evaluate(() => window.hostKeys), []);
+  // Outside a control the host keeps its keys (a deck still turns slides).
+  await page.locator('h1').click();
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await page.evaluate(() => window.hostKeys), ['ArrowRight']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/// Clicks the lookup figure's scatter plot at a fraction of its on-screen box (a press without a
+/// drag adds a point) and returns the new table row's key and value.
+async function addPointAt(page, id, fx, fy) {
+  const figure = page.locator(`#${id}`);
+  await waitForText(figure.getByTestId('prediction'), /\d/);
+  const canvas = figure.locator('canvas[role="img"]').first();
+  const box = await canvas.boundingBox();
+  const rows = figure.locator('.kl-table tbody tr');
+  const count = await rows.count();
+  await page.mouse.click(box.x + fx * box.width, box.y + fy * box.height);
+  await rows.nth(count).waitFor();
+  const cells = await rows.nth(count).locator('td, th').allTextContents();
+  return cells.map((cell) => cell.trim()).filter((cell) => /^[\u2212-]?\d/.test(cell)).slice(0, 2);
+}
+
+test('a click adds a point at the same chart coordinates under transform: scale(0.5) and zoom: 0.5', async () => {
+  const { page, errors, context } = await open(host.url + 'scaled.html', { width: 1000, height: 2400 });
+  const plain = await addPointAt(page, 'plain', 0.3, 0.2);
+  const scaled = await addPointAt(page, 'scaled', 0.3, 0.2);
+  const zoomed = await addPointAt(page, 'zoomed', 0.3, 0.2);
+  assert.equal(plain.length, 2, `row cells ${plain}`);
+  const close = (a, b) => a.every((value, i) => Math.abs(Number(value.replace('\u2212', '-')) - Number(b[i].replace('\u2212', '-'))) <= 0.05);
+  assert.ok(close(scaled, plain), `scaled ${scaled} vs ${plain}`);
+  assert.ok(close(zoomed, plain), `zoomed ${zoomed} vs ${plain}`);
+  await screenshot(page, 'embedding-scaled');
   assert.deepEqual(errors, []);
   await context.close();
 });

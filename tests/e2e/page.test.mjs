@@ -82,3 +82,16 @@ test('an unknown widget name and invalid parameters give visible notes', async (
   assert.match(text, /h=0/);
   assert.match(text, /q=abc/);
 });
+
+test("theme= in the address picks the theme; auto follows the reader's system setting", async () => {
+  const themeOf = async (path, colorScheme) => {
+    const { page, errors } = await site.newPage(path, { colorScheme });
+    await page.waitForSelector('.kl-widget');
+    assert.deepEqual(errors, []);
+    return page.evaluate(() => document.documentElement.dataset.klTheme);
+  };
+  assert.equal(await themeOf(embedPath('lookup', { theme: 'dark' }), 'light'), 'dark');
+  assert.equal(await themeOf(embedPath('lookup', { theme: 'light' }), 'dark'), 'light');
+  assert.equal(await themeOf(embedPath('lookup'), 'dark'), 'dark');
+  assert.equal(await themeOf('index.html?theme=dark', 'light'), 'dark');
+});

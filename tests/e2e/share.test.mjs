@@ -2,7 +2,9 @@
 // "Copy embed code" copy it, and opening the link restores the figure exactly.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, waitForText } from './harness.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { distDir, embedPath, openSite, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -59,19 +61,59 @@ test('an embed reflects its state into the address and the copied link restores 
   assert.deepEqual(restored.errors, []);
 });
 
-test('Copy embed code gives a self-sizing iframe of the current state with the parent listener', async () => {
+/// Opens "Copy embed code" in `scope` and copies the form named `label`; returns the copied text.
+async function copyEmbed(page, scope, label, read) {
+  const details = scope.locator('.kl-share__embed');
+  if (!(await details.evaluate((node) => node.open))) await details.locator('summary').click();
+  await scope.getByRole('button', { name: label, exact: true }).click();
+  await waitForText(scope.locator('.kl-share__status'), new RegExp(`^${label} code copied`));
+  return read();
+}
+
+test('Copy embed code offers the custom element and a self-sizing iframe without inline code', async () => {
   const { page } = await site.newPage(embedPath('lookup', { h: '0.8' }));
   await waitForText(page.getByTestId('prediction'), /\d/);
   const read = await clipboard(page);
-  await page.getByRole('button', { name: 'Copy embed code' }).click();
-  await waitForText(page.locator('.kl-share__status'), /copied/);
-  const code = await read();
-  const src = /<iframe src="([^"]+)"/.exec(code)?.[1]?.replaceAll('&amp;', '&');
+
+  const element = await copyEmbed(page, page, 'Custom element', read);
+  assert.equal(
+    element,
+    `<script type="module" src="${site.url}kernel-lens.js"></script>\n<kernel-lens-figure widget="lookup" h="0.8"></kernel-lens-figure>`,
+  );
+
+  const code = await copyEmbed(page, page, 'iframe', read);
+  const src = /<iframe data-kernel-lens src="([^"]+)"/.exec(code)?.[1]?.replaceAll('&amp;', '&');
   assert.equal(src, `${site.url}embed.html?widget=lookup&h=0.8`);
-  assert.match(code, /data-kernel-lens/);
   assert.match(code, /title="Kernel Lens: Figure 12\.1, A fixed Gaussian lookup"/);
-  assert.ok(code.includes(`event.origin !== ${JSON.stringify(new URL(site.url).origin)}`), code);
-  assert.match(code, /kernel-lens:height/);
+  assert.match(code, /allow="clipboard-write"/);
+  assert.ok(code.includes(`<script type="module" src="${site.url}kernel-lens.js"></script>`), code);
+  assert.doesNotMatch(code, /<script>/, 'no inline code');
+});
+
+test('a pasted embed code works on another page: both forms render the copied state', async () => {
+  const { page } = await site.newPage(embedPath('lookup', { h: '0.8' }));
+  const moved = await waitForText(page.getByTestId('prediction'), /\d/);
+  const read = await clipboard(page);
+  const element = await copyEmbed(page, page, 'Custom element', read);
+  const iframe = await copyEmbed(page, page, 'iframe', read);
+  const notes = await site.newPage('embed.html');
+  // A blank page of the same site stands in for the notes: paste both codes into it.
+  await notes.page.setContent(`<!doctype html><html><body>${iframe.replace(/<script[^>]*><\/script>/, '')}${element}</body></html>`, {
+    waitUntil: 'load',
+  });
+  assert.equal(await waitForText(notes.page.locator('kernel-lens-figure').getByTestId('prediction'), /\d/), moved);
+  assert.equal(await waitForText(notes.page.frameLocator('iframe[data-kernel-lens]').getByTestId('prediction'), /\d/), moved);
+});
+
+test('a page opened from a file offers no link and no embed code, and says why', async () => {
+  const context = await site.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${pathToFileURL(join(distDir, 'kernel-lens-standalone.html')).href}?widget=lookup`);
+  await waitForText(page.getByTestId('prediction'), /\d/);
+  assert.equal(await page.getByRole('button', { name: 'Copy link' }).count(), 0);
+  assert.equal(await page.locator('summary', { hasText: 'Copy embed code' }).count(), 0);
+  assert.match(await page.locator('.kl-share__why').textContent(), /local file/);
+  await context.close();
 });
 
 test('the full page keeps each figure in <widget>.<param> entries and a copied link restores that figure', async () => {

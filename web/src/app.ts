@@ -1,20 +1,54 @@
 /// The two ways the site shows widgets: the full page (every widget in chapter order, each mounted
 /// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
+import { applyTheme } from './charts/theme';
 import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
 import { loadAllWidgets, loadWidget, showUnknownWidget } from './core/registry';
-import { embedAddress, pageAddress, pageParams, reportHeight, widgetAddress, type ShareTarget } from './core/share';
+import {
+  elementCode,
+  embedAddress,
+  iframeCode,
+  pageAddress,
+  pageParams,
+  reportHeight,
+  shareUnavailable,
+  widgetAddress,
+  type EmbedCode,
+} from './core/share';
+import { themeMode } from './embed/theme-mode';
+import { onPrint, watchPrintLayout } from './embed/print';
 
 const replaceAddress = (address: string): void => {
   if (address !== location.href) history.replaceState(history.state, '', address);
 };
 
-/// Where "Copy embed code" points: embed.html beside the page, or the standalone file itself.
-function embedUrl(widget: string, params: URLSearchParams, schemaKeys: readonly string[]): string {
-  if (import.meta.env.MODE === 'standalone') return widgetAddress(widget, params, schemaKeys, location.href.split('#')[0]);
-  return embedAddress(new URL('.', location.href), widget, params);
+/// Links and embed code need an address another page can load: a local file gets none.
+const online = (): boolean => /^https?:$/.test(location.protocol);
+
+/// "Copy embed code": the custom element and the iframe (embed.html beside the page, with the
+/// loader that sizes it), or for the standalone file on a server, an iframe of the file itself.
+function embedCodes(widget: string, params: URLSearchParams, schemaKeys: readonly string[], title: string): EmbedCode[] {
+  if (import.meta.env.MODE === 'standalone') {
+    const src = widgetAddress(widget, params, schemaKeys, location.href.split('#')[0]);
+    return [{ label: 'iframe', code: iframeCode(src, title, frameHeight(widget)) }];
+  }
+  const loader = new URL('kernel-lens.js', location.href).href;
+  return [
+    { label: 'Custom element', code: elementCode(loader, widget, params) },
+    { label: 'iframe', code: iframeCode(embedAddress(new URL('.', location.href), widget, params), title, frameHeight(widget), loader) },
+  ];
+}
+
+/// The height the iframe starts with: the figure's current height on this page.
+function frameHeight(widget: string): number {
+  return document.querySelector(`.kl-widget[data-widget="${widget}"]`)?.getBoundingClientRect().height ?? 600;
+}
+
+/// The `theme=` query entry (light, dark or auto), followed on the document's root element.
+function followTheme(search: URLSearchParams): void {
+  applyTheme(document.documentElement, themeMode(search.get('theme')));
 }
 
 /// How far below (and above) the viewport a figure starts: it is typeset and mounted before the
@@ -25,21 +59,35 @@ export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
   const container = document.getElementById('kl-widgets');
   if (!page || !container) return;
-  const widgets = await loadAllWidgets();
   const search = new URLSearchParams(location.search);
-  const pending = new Map<Element, () => Promise<void>>();
+  followTheme(search);
+  watchPrintLayout();
+  const widgets = await loadAllWidgets();
+  /// `show(true)` mounts at once (printing); `show(false)` typesets the prose first.
+  type Show = (urgent: boolean) => Promise<void>;
+  const pending = new Map<Element, Show>();
   /// Figures that came near the viewport, mounted one per task so the page keeps responding.
-  const queue: (() => Promise<void>)[] = [];
+  const queue: Show[] = [];
   let draining = false;
   const drain = async (): Promise<void> => {
     if (draining) return;
     draining = true;
     for (let show = queue.shift(); show; show = queue.shift()) {
-      await show();
+      await show(false);
       await nextTask();
     }
     draining = false;
   };
+  /// Printing: every figure still waiting mounts now, in chapter order (their prose is typeset in
+  /// place, and each chart draws as soon as the core answers).
+  onPrint(() => {
+    for (const show of queue.splice(0)) void show(true);
+    for (const [section, show] of pending) {
+      pending.delete(section);
+      observer.unobserve(section);
+      void show(true);
+    }
+  });
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
@@ -59,19 +107,30 @@ export async function showPage(): Promise<void> {
     section.id = `section-${widget.name}`;
     container.append(section);
     const keys = Object.keys(widget.params);
-    const share: ShareTarget = {
-      link: (params) => `${pageAddress(widget.name, params).split('#')[0]}#${section.id}`,
-      embedUrl: (params) => embedUrl(widget.name, params, keys),
-      reflect: (params) => replaceAddress(pageAddress(widget.name, params)),
-    };
-    pending.set(section, async () => {
+    const reflect = (params: URLSearchParams): void => replaceAddress(pageAddress(widget.name, params));
+    const share = online()
+      ? {
+          link: (params: URLSearchParams) => `${pageAddress(widget.name, params).split('#')[0]}#${section.id}`,
+          embedCodes: (params: URLSearchParams, title: string) => embedCodes(widget.name, params, keys, title),
+          reflect,
+        }
+      : { reflect, unavailable: shareUnavailable };
+    let shown = false;
+    pending.set(section, async (urgent) => {
+      if (shown) return;
+      shown = true;
       if (widget.prose) {
         const prose = document.createElement('div');
         prose.className = 'kl-prose';
         prose.innerHTML = widget.prose;
-        // Typeset before it enters the page: formulas replacing their TeX would shift the layout.
-        await typeset(prose);
-        section.append(prose);
+        if (urgent) {
+          section.append(prose);
+          void typeset(prose);
+        } else {
+          // Typeset before it enters the page: formulas replacing their TeX would shift the layout.
+          await typeset(prose);
+          section.append(prose);
+        }
       }
       mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
       section.classList.remove('kl-section--waiting');
@@ -95,6 +154,8 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
     document.body.replaceChildren(target);
   }
   const params = new URLSearchParams(location.search);
+  followTheme(params);
+  watchPrintLayout();
   const name = params.get('widget') ?? '';
   const widget = await loadWidget(name);
   if (!widget) {
@@ -103,12 +164,31 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   }
   document.title = `${widget.figure ? `${widget.figure}: ` : ''}${widget.title} — Kernel Lens`;
   const keys = Object.keys(widget.params);
-  const share: ShareTarget = {
-    link: (state) => widgetAddress(name, state, keys),
-    embedUrl: (state) => embedUrl(name, state, keys),
-    reflect: (state) => replaceAddress(widgetAddress(name, state, keys)),
-  };
+  const reflect = (state: URLSearchParams): void => replaceAddress(widgetAddress(name, state, keys));
+  const share = online()
+    ? {
+        link: (state: URLSearchParams) => widgetAddress(name, state, keys),
+        embedCodes: (state: URLSearchParams, title: string) => embedCodes(name, state, keys, title),
+        reflect,
+      }
+    : { reflect, unavailable: shareUnavailable };
   setSubheadingLevel(2);
   const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share });
   reportHeight(name, mounted.frame);
+  if (window.parent !== window) fitWhenPrinted(mounted.frame);
+}
+
+/// Inside an iframe the host prints the figure in a box of the height it had on screen; a printed
+/// page is narrower, so the figure grows taller. While printing, the figure is scaled down to fit
+/// its box instead of being cut off.
+function fitWhenPrinted(figure: HTMLElement): void {
+  const root = document.documentElement;
+  const fit = (): void => {
+    root.style.zoom = '';
+    const height = figure.getBoundingClientRect().height;
+    if (height > innerHeight + 1) root.style.zoom = String(Math.max(0.5, innerHeight / height));
+  };
+  const media = matchMedia('print');
+  media.addEventListener('change', () => (media.matches ? fit() : (root.style.zoom = '')));
+  addEventListener('afterprint', () => (root.style.zoom = ''));
 }

@@ -2,7 +2,7 @@
 import { sharedBridge } from './bridge';
 import type { Channel } from './bridge';
 import type { CsvRows } from './export';
-import { copyText, embedCode, type ShareTarget } from './share';
+import { copyText, type ShareTarget } from './share';
 import { parseState, serializeState, type Schema, type StateOf } from './state';
 import type { ExportTable, MountedWidget, WidgetDefinition, WidgetHost } from './widget';
 
@@ -68,6 +68,7 @@ export function mountWidget<S extends Schema>(
   const exports: ExportTable[] = [];
   const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, state), options.share);
   frame.append(header, notes, root, error, tools.element);
+  frame.addEventListener('keydown', keepKeys);
   container.append(frame);
 
   const parsed = parseState(definition.params, params);
@@ -135,6 +136,21 @@ export function mountWidget<S extends Schema>(
   };
 }
 
+/// Keys a focused control uses stay inside the figure: a host page that listens on the document
+/// (a slide deck turning slides on the arrows or Space) does not see them.
+const CONTROL_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+const ACTIVATION_KEYS = new Set([' ', 'Spacebar', 'Enter']);
+const TEXT_INPUT = /^(text|search|number|email|url|tel|password)$/;
+
+function keepKeys(event: KeyboardEvent): void {
+  const target = event.composedPath()[0];
+  if (!(target instanceof HTMLElement)) return;
+  const control = target.closest('input, select, textarea, button, summary, [role="slider"], [role="button"], [tabindex]');
+  if (!control) return;
+  const typing = control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && TEXT_INPUT.test(control.type));
+  if (CONTROL_KEYS.has(event.key) || ACTIVATION_KEYS.has(event.key) || (typing && event.key.length === 1)) event.stopPropagation();
+}
+
 /// The figure's share and download row: "Copy link", "Copy embed code", and a disclosure listing
 /// a PNG download per chart canvas and a CSV download per provided table (built when opened).
 function toolbar(
@@ -145,7 +161,7 @@ function toolbar(
   share: ShareTarget | undefined,
 ): { element: HTMLElement; stateChanged(): void; destroy(): void } {
   const element = document.createElement('div');
-  element.className = 'kl-share';
+  element.className = 'kl-share kl-no-print';
   const status = document.createElement('span');
   status.className = 'kl-share__status';
   status.setAttribute('role', 'status');
@@ -167,17 +183,43 @@ function toolbar(
   };
   const title = `Kernel Lens: ${definition.figure ? `${definition.figure}, ` : ''}${definition.title}`;
 
-  if (share) {
-    element.append(
+  const links: HTMLElement[] = [];
+  if (share?.link) {
+    const link = share.link;
+    links.push(
       action('Copy link', async () => {
-        const copied = await copyText(share.link(params()));
+        const copied = await copyText(link(params()));
         say(copied ? 'Link copied.' : 'Copying was refused; the link is in the address bar.');
       }),
-      action('Copy embed code', async () => {
-        const code = embedCode(share.embedUrl(params()), title, frame.getBoundingClientRect().height);
-        say((await copyText(code)) ? 'Embed code copied.' : 'Copying was refused by the browser.');
-      }),
     );
+  }
+  if (share?.embedCodes) {
+    const codes = share.embedCodes;
+    const embed = document.createElement('details');
+    embed.className = 'kl-share__embed';
+    const summary = document.createElement('summary');
+    summary.textContent = 'Copy embed code';
+    const list = document.createElement('div');
+    list.className = 'kl-share__list';
+    embed.append(summary, list);
+    embed.addEventListener('toggle', () => {
+      if (!embed.open) return;
+      list.replaceChildren(
+        ...codes(params(), title).map(({ label, code }) =>
+          action(label, async () => {
+            say((await copyText(code)) ? `${label} code copied.` : 'Copying was refused by the browser.');
+          }),
+        ),
+      );
+    });
+    links.push(embed);
+  }
+  element.append(...links);
+  if (share?.unavailable) {
+    const why = document.createElement('p');
+    why.className = 'kl-share__why';
+    why.textContent = share.unavailable;
+    element.append(why);
   }
 
   const downloads = document.createElement('details');

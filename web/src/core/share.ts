@@ -2,17 +2,30 @@
 /// the iframe auto-height protocol, and copying text to the clipboard.
 
 /// How a mounted widget's state becomes an address. `params` holds only the values that differ
-/// from the defaults (serializeState).
+/// from the defaults (serializeState). A page that cannot give a usable address (a local file)
+/// sets only `unavailable`, the reason shown in place of the share buttons.
 export interface ShareTarget {
   /// The address that restores this widget exactly ("Copy link").
-  link(params: URLSearchParams): string;
-  /// The iframe `src` for this widget with this state ("Copy embed code").
-  embedUrl(params: URLSearchParams): string;
+  link?(params: URLSearchParams): string;
+  /// The ways to put this widget with this state on another page ("Copy embed code").
+  embedCodes?(params: URLSearchParams, title: string): EmbedCode[];
   /// Writes the state into the address bar; absent when this mount does not own the address.
   reflect?(params: URLSearchParams): void;
+  /// Why links and embed code are not offered.
+  unavailable?: string;
 }
 
-/// The message an embedded widget posts to its parent window whenever its height changes.
+/// One form of embed code: its button label and the HTML to paste.
+export interface EmbedCode {
+  label: string;
+  code: string;
+}
+
+export const shareUnavailable =
+  'No link or embed code here: this copy is a local file, and a file:// address opens on this computer only. Put the site (or this file) on a web server to share figures.';
+
+/// The message an embedded widget posts to its parent window whenever its height changes (and
+/// when the parent asks with `{ type: 'kernel-lens:ask-height' }`).
 export interface HeightMessage {
   type: 'kernel-lens:height';
   /// The widget name (`embed.html?widget=<name>`).
@@ -22,6 +35,7 @@ export interface HeightMessage {
 }
 
 export const HEIGHT_MESSAGE = 'kernel-lens:height';
+export const ASK_HEIGHT_MESSAGE = 'kernel-lens:ask-height';
 
 /// `embed.html?widget=<name>&<params>` resolved against `root` (the site's folder).
 export function embedAddress(root: string | URL, widget: string, params: URLSearchParams): string {
@@ -72,27 +86,21 @@ export function pageParams(widget: string, search: URLSearchParams): URLSearchPa
 const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/// The parent-page listener of the height protocol: accepts messages only from `origin` and only
-/// from one of the page's `iframe[data-kernel-lens]` windows, then sets that iframe's height.
-export function parentSnippet(origin: string): string {
-  return `<script>
-addEventListener('message', (event) => {
-  if (event.origin !== ${JSON.stringify(origin)}) return;
-  const data = event.data;
-  if (!data || data.type !== '${HEIGHT_MESSAGE}' || !Number.isFinite(data.height)) return;
-  for (const frame of document.querySelectorAll('iframe[data-kernel-lens]')) {
-    if (frame.contentWindow === event.source) frame.style.height = Math.ceil(data.height) + 'px';
-  }
-});
-</script>`;
+/// The custom-element form: the loader script (once per page) and the element with the state
+/// as attributes.
+export function elementCode(scriptSrc: string, widget: string, params: URLSearchParams): string {
+  const attributes = [`widget="${escapeAttribute(widget)}"`];
+  for (const [key, value] of params) attributes.push(`${key.toLowerCase()}="${escapeAttribute(value)}"`);
+  return `<script type="module" src="${escapeAttribute(scriptSrc)}"></script>
+<kernel-lens-figure ${attributes.join(' ')}></kernel-lens-figure>`;
 }
 
-/// An iframe that sizes itself (with the parent listener) for `src`.
-export function embedCode(src: string, title: string, height: number): string {
-  const origin = new URL(src).origin;
-  const iframe = `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}" data-kernel-lens
-        width="100%" height="${Math.ceil(height)}" style="border:0; max-width:100%" loading="lazy"></iframe>`;
-  return origin.startsWith('http') ? `${iframe}\n${parentSnippet(origin)}` : iframe;
+/// The iframe form for `src`. With `loaderSrc` the loader script follows it and sizes the iframe
+/// to its figure (no inline code); without it the iframe keeps `height`.
+export function iframeCode(src: string, title: string, height: number, loaderSrc?: string): string {
+  const iframe = `<iframe data-kernel-lens src="${escapeAttribute(src)}" title="${escapeAttribute(title)}"
+        width="100%" height="${Math.ceil(height)}" style="border:0; max-width:100%" loading="lazy" allow="clipboard-write"></iframe>`;
+  return loaderSrc ? `${iframe}\n<script type="module" src="${escapeAttribute(loaderSrc)}"></script>` : iframe;
 }
 
 /// The origin the height messages go to: the parent's exact origin when the browser tells it,
@@ -104,7 +112,7 @@ function parentOrigin(): string {
 }
 
 /// Inside an iframe, posts `{ type: 'kernel-lens:height', widget, height }` to the parent on
-/// every change of the document's height; returns the stopper. Does nothing at top level.
+/// every change of the document's height and when the parent asks; returns the stopper. Does nothing at top level.
 export function reportHeight(widget: string, target: HTMLElement): () => void {
   if (window.parent === window) return () => undefined;
   const origin = parentOrigin();
@@ -116,10 +124,19 @@ export function reportHeight(widget: string, target: HTMLElement): () => void {
     const message: HeightMessage = { type: HEIGHT_MESSAGE, widget, height };
     window.parent.postMessage(message, origin);
   };
+  const answer = (event: MessageEvent): void => {
+    if (event.source !== window.parent || (event.data as { type?: unknown } | null)?.type !== ASK_HEIGHT_MESSAGE) return;
+    last = -1;
+    send();
+  };
+  addEventListener('message', answer);
   const observer = new ResizeObserver(send);
   observer.observe(target);
   send();
-  return () => observer.disconnect();
+  return () => {
+    observer.disconnect();
+    removeEventListener('message', answer);
+  };
 }
 
 /// Copies `text`; falls back to a selected textarea where the Clipboard API is unavailable

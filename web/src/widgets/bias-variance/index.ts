@@ -12,6 +12,7 @@ import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from './fie
 import { AuditView, type AuditFrame } from './view';
 import './bias-variance.css';
 import { setText } from '../../core/readout';
+import { localPoint } from '../../core/pointer';
 
 /// Points of the exact (population) curves across the plotted range of h.
 const EXACT_POINTS = 97;
@@ -322,9 +323,7 @@ export default defineWidget({
     const canvas = view.chart.canvas;
     let dragging = false;
     const hAt = (event: PointerEvent): number | null => {
-      const rect = canvas.getBoundingClientRect();
-      const px = event.clientX - rect.left;
-      const py = event.clientY - rect.top;
+      const { x: px, y: py } = localPoint(canvas, event);
       const area = view.chart.chartArea;
       if (!dragging && (px < area.left || px > area.right || py < area.top || py > area.bottom)) return null;
       const x = view.chart.scales.x;

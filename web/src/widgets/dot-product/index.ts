@@ -10,6 +10,7 @@ import { defineWidget } from '../../core/widget';
 import type { Plugin } from 'chart.js';
 import './dot-product.css';
 import { setText } from '../../core/readout';
+import { localPoint } from '../../core/pointer';
 
 const AXIS = { min: -3, max: 3 } as const;
 const GRAB_RADIUS = 16;
@@ -250,9 +251,7 @@ export default defineWidget({
     /// Head minus pointer at the grab, in data units, so a drag moves the head without a jump.
     let grabOffset = { x: 0, y: 0 };
     function toData(event: PointerEvent): { x: number; y: number; px: number; py: number } {
-      const rect = canvas.getBoundingClientRect();
-      const px = event.clientX - rect.left;
-      const py = event.clientY - rect.top;
+      const { x: px, y: py } = localPoint(canvas, event);
       const { x, y } = chart.scales;
       return { x: x?.getValueForPixel(px) ?? 0, y: y?.getValueForPixel(py) ?? 0, px, py };
     }

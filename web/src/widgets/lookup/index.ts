@@ -8,6 +8,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
 import { setText } from '../../core/readout';
+import { localPoint } from '../../core/pointer';
 
 const MAX_POINTS = 8;
 
@@ -173,9 +174,7 @@ export default defineWidget({
     const canvas = view.scatter.canvas;
 
     function toData(event: PointerEvent | MouseEvent): { x: number; y: number; px: number; py: number } {
-      const rect = canvas.getBoundingClientRect();
-      const px = event.clientX - rect.left;
-      const py = event.clientY - rect.top;
+      const { x: px, y: py } = localPoint(canvas, event);
       const { x, y } = view.scatter.scales;
       return { x: x?.getValueForPixel(px) ?? 0, y: y?.getValueForPixel(py) ?? 0, px, py };
     }

@@ -1,0 +1,153 @@
+/// `<kernel-lens-figure widget="NAME" theme="light|dark|auto" font="inherit" …params>`: a light
+/// element class. It reserves its box in an open shadow root at once; the widget code, charts and
+/// the core (./figure.ts and what it imports) are fetched when the first figure nears the viewport,
+/// and figures mount one per task so a page of them keeps answering input while it loads. A
+/// printout mounts every figure still waiting.
+type FigureModule = typeof import('./figure');
+type Handle = Awaited<ReturnType<FigureModule['mountFigure']>>;
+
+/// How far outside the viewport a figure starts loading (Distill's d-figure idea).
+const MOUNT_MARGIN = '600px 0px';
+
+/// The site folder this script was loaded from (kernel-lens.js sits at its top).
+const siteRoot = new URL(/* @vite-ignore */ '.', import.meta.url);
+const stylesheet = new URL('assets/kernel-lens.css', siteRoot).href;
+
+/// Until the site's stylesheet arrives (it resets the host's inherited styles, see styles.css), a
+/// waiting figure is an empty block that keeps room for itself. Adopted sheets come after linked
+/// ones in the cascade, so this one sets nothing the stylesheet sets.
+const FIRST_STYLES = '.kl-element--waiting{min-height:20rem}';
+
+/// The figure code, built as its own entry at this stable path (web/vite.config.ts).
+const figureCode = new URL('assets/kernel-lens-figure.js', siteRoot).href;
+let figureModule: Promise<FigureModule> | null = null;
+const loadFigureModule = (): Promise<FigureModule> =>
+  (figureModule ??= import(/* @vite-ignore */ figureCode) as Promise<FigureModule>);
+
+/// Gives the browser a turn (input, painting) between two figures.
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((done) => setTimeout(done, 0));
+}
+
+const waiting = new Set<KernelLensFigure>();
+const queue: KernelLensFigure[] = [];
+let draining = false;
+let printing = false;
+
+async function drain(): Promise<void> {
+  if (draining) return;
+  draining = true;
+  try {
+    const module = await loadFigureModule();
+    for (const figure of queue) module.preloadWidget(figure.getAttribute('widget'));
+    for (let figure = queue.shift(); figure; figure = queue.shift()) {
+      await figure.mount(module);
+      if (!printing) await nextTask();
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+const visibility =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) {
+            if (entry.isIntersecting) schedule(entry.target as KernelLensFigure);
+          }
+        },
+        { rootMargin: MOUNT_MARGIN },
+      )
+    : null;
+
+function schedule(figure: KernelLensFigure): void {
+  visibility?.unobserve(figure);
+  if (!waiting.delete(figure)) return;
+  queue.push(figure);
+  if (draining) void loadFigureModule().then((module) => module.preloadWidget(figure.getAttribute('widget')));
+  void drain();
+}
+
+/// Before printing, every waiting figure mounts (in document order).
+function mountAllForPrint(): void {
+  printing = true;
+  const all = [...waiting].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  for (const figure of all) schedule(figure);
+}
+
+let printHooks = false;
+function watchPrint(): void {
+  if (printHooks) return;
+  printHooks = true;
+  addEventListener('beforeprint', mountAllForPrint);
+  addEventListener('afterprint', () => (printing = false));
+  matchMedia('print').addEventListener('change', (event) => {
+    if (event.matches) mountAllForPrint();
+    else printing = false;
+  });
+}
+
+export class KernelLensFigure extends HTMLElement {
+  readonly container: HTMLElement;
+  /// Settles when the shadow root's stylesheet has loaded (or failed): charts read its colours.
+  readonly styled: Promise<void>;
+  private handle: Handle | null = null;
+  private readonly attributesWatch = new MutationObserver(() => void this.handle?.update());
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: 'open' });
+    try {
+      const first = new CSSStyleSheet();
+      first.replaceSync(FIRST_STYLES);
+      shadow.adoptedStyleSheets = [first];
+    } catch {
+      // Older browsers: the linked stylesheet alone (it carries the same rules).
+    }
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    this.styled = new Promise((done) => {
+      link.addEventListener('load', () => done(), { once: true });
+      link.addEventListener('error', () => done(), { once: true });
+    });
+    link.href = stylesheet;
+    this.container = document.createElement('div');
+    this.container.className = 'kl-element kl-element--waiting';
+    shadow.append(link, this.container);
+  }
+
+  connectedCallback(): void {
+    watchPrint();
+    this.attributesWatch.observe(this, { attributes: true });
+    if (this.handle || queue.includes(this)) return;
+    waiting.add(this);
+    if (visibility && !printing) visibility.observe(this);
+    else schedule(this);
+  }
+
+  disconnectedCallback(): void {
+    this.attributesWatch.disconnect();
+    visibility?.unobserve(this);
+    waiting.delete(this);
+    const index = queue.indexOf(this);
+    if (index >= 0) queue.splice(index, 1);
+    this.handle?.destroy();
+    this.handle = null;
+  }
+
+  /// Mounts the widget (called by the queue with the loaded figure code).
+  async mount(module: FigureModule): Promise<void> {
+    if (!this.isConnected || this.handle) return;
+    const handle = await module.mountFigure(this, this.container, siteRoot, this.styled);
+    this.container.classList.remove('kl-element--waiting');
+    if (this.isConnected && !this.handle) this.handle = handle;
+    else handle.destroy();
+  }
+}
+
+export function defineFigureElement(): void {
+  if (!customElements.get('kernel-lens-figure')) customElements.define('kernel-lens-figure', KernelLensFigure);
+}

@@ -1,0 +1,45 @@
+/// Sizes every `<iframe data-kernel-lens>` on the page, present or added later, from the height
+/// messages its embed page posts (web/src/core/share.ts, reportHeight). A message counts only when
+/// it comes from that iframe's window and from the origin its `src` names.
+/// The message strings are repeated here so the loader stays one file.
+const HEIGHT = 'kernel-lens:height';
+const ASK = 'kernel-lens:ask-height';
+const SELECTOR = 'iframe[data-kernel-lens]';
+
+function frameOrigin(frame: HTMLIFrameElement): string | null {
+  try {
+    return new URL(frame.src, document.baseURI).origin;
+  } catch {
+    return null;
+  }
+}
+
+/// Asks an embed page to post its height again (it may have posted before this script ran).
+function ask(frame: HTMLIFrameElement): void {
+  const origin = frameOrigin(frame);
+  if (!origin || origin === 'null') return;
+  frame.contentWindow?.postMessage({ type: ASK }, origin);
+}
+
+export function sizeFrames(): void {
+  addEventListener('message', (event: MessageEvent) => {
+    const data = event.data as { type?: unknown; height?: unknown } | null;
+    if (!data || data.type !== HEIGHT || typeof data.height !== 'number' || !Number.isFinite(data.height)) return;
+    for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) {
+      if (frame.contentWindow !== event.source) continue;
+      if (frameOrigin(frame) !== event.origin) return;
+      frame.style.height = `${Math.max(0, Math.ceil(data.height))}px`;
+      return;
+    }
+  });
+  // Load events do not bubble, but a capturing listener on the document sees every iframe's.
+  document.addEventListener(
+    'load',
+    (event) => {
+      const target = event.target;
+      if (target instanceof HTMLIFrameElement && target.matches(SELECTOR)) ask(target);
+    },
+    true,
+  );
+  for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) ask(frame);
+}

@@ -1,0 +1,36 @@
+/// Printing: figures waiting to mount mount first (`onPrint`), and every chart is redrawn at the
+/// printed width and again afterwards (`watchPrintLayout`; Chart.js does not resize by itself
+/// when print styles change its box). styles.css hides `.kl-no-print` and keeps figures whole.
+import { Chart } from 'chart.js';
+
+/// Calls `prepare` when printing starts (the `beforeprint` event, and print media for browsers
+/// and tools that switch media without it); returns the remover.
+export function onPrint(prepare: () => void): () => void {
+  const media = matchMedia('print');
+  const onMedia = (event: MediaQueryListEvent): void => {
+    if (event.matches) prepare();
+  };
+  addEventListener('beforeprint', prepare);
+  media.addEventListener('change', onMedia);
+  return () => {
+    removeEventListener('beforeprint', prepare);
+    media.removeEventListener('change', onMedia);
+  };
+}
+
+function resizeCharts(): void {
+  for (const chart of Object.values(Chart.instances)) chart.resize();
+}
+
+let watching = false;
+
+/// Redraws every chart on the page at its box's size when print layout starts and ends.
+export function watchPrintLayout(): void {
+  if (watching) return;
+  watching = true;
+  onPrint(resizeCharts);
+  addEventListener('afterprint', resizeCharts);
+  matchMedia('print').addEventListener('change', (event) => {
+    if (!event.matches) resizeCharts();
+  });
+}
