@@ -40,6 +40,31 @@
   }
   Module['kernelLensFailure'] = Failure;
 
+  /// The core names things in its own terms (the config structs' field names, C's inf and nan);
+  /// the API's names for them. Whole words only; text in double quotes (the reader's own text, a
+  /// CSV cell, a kernel name) is left as it is.
+  const API_NAMES = {
+    curve_points: 'curvePoints',
+    empty_rows: 'emptyRows',
+    feature_scales: 'featureScales',
+    inf: 'Infinity',
+    key_high: 'keyHigh',
+    key_low: 'keyLow',
+    key_seed: 'keySeed',
+    monte_carlo_seed: 'monteCarloSeed',
+    nan: 'NaN',
+    observed_seed: 'observedSeed',
+    query_high: 'queryHigh',
+    query_low: 'queryLow',
+  };
+  const CORE_WORD = new RegExp(`(-?)\\b(${Object.keys(API_NAMES).join('|')})\\b`, 'g');
+  function javascriptMessage(message) {
+    return message
+      .split(/("[^"]*")/)
+      .map((part, i) => (i % 2 === 1 ? part : part.replace(CORE_WORD, (_, minus, word) => (word === 'nan' ? '' : minus) + API_NAMES[word])))
+      .join('');
+  }
+
   const describe = (x) => (x === null ? 'null' : isArray(x) ? 'an array' : typeof x);
 
   /// `value` as a value the binding can read without running the caller's code: primitives and
@@ -109,7 +134,10 @@
     const plain = new Array(count);
     for (let i = 0; i < count; i++) plain[i] = i < given ? plainArgument(args[i], parameters.plain[i], false) : undefined;
     const result = apply(binding, self, plain);
-    if (result instanceof Failure) throw result.typeError ? new TypeError(result.message) : new RangeError(result.message);
+    if (result instanceof Failure) {
+      const message = javascriptMessage(result.message);
+      throw result.typeError ? new TypeError(message) : new RangeError(message);
+    }
     return result;
   }
 

@@ -46,7 +46,11 @@ void add_signature(const char* owner, const char* name, const char* parameters, 
 
 val error_value(const std::exception& error) {
   const bool type_error = dynamic_cast<const ArgumentTypeError*>(&error) != nullptr;
-  return val::module_property("kernelLensFailure").new_(val(type_error), val(javascript_message(error.what())));
+  return val::module_property("kernelLensFailure").new_(val(type_error), val(std::string(error.what())));
+}
+
+val guarded_call(Thunk thunk, void* self, Arguments arguments) {
+  return at_boundary([&] { return thunk(self, arguments); });
 }
 
 bool is_array_like(const val& v) { return v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v); }

@@ -5,15 +5,16 @@
 // The boundary, in two halves:
 // - C++ (here): every binding is registered through bind_function() / bind_method(), which wrap
 //   it in a guard that catches a std::exception and *returns* a failure value (TypeError for an
-//   ArgumentTypeError, RangeError otherwise, its message in JavaScript's terms) instead of
-//   throwing across wasm frames. Each registration also records the binding's
+//   ArgumentTypeError, RangeError otherwise, and the message) instead of throwing across wasm
+//   frames. Each registration also records the binding's
 //   parameter names.
 // - JavaScript (boundary.js, linked with --post-js): replaces each registered function and method
 //   by a wrapper that checks the number of arguments against those names (a short TypeError),
 //   pads missing trailing arguments with undefined (so optional arguments take their defaults),
 //   copies arguments that could run the caller's code (array-likes, config objects, typed-array
 //   subclasses) into plain values, calls the binding and, when it returned a failure, throws the
-//   Error once the wasm frame has returned. No JavaScript exception ever unwinds a wasm frame, so a failed call
+//   Error (its message in JavaScript's terms: key_seed -> keySeed, inf -> Infinity) once the wasm
+//   frame has returned. No JavaScript exception ever unwinds a wasm frame, so a failed call
 //   leaves the wasm stack pointer, the heap and embind's handles where they were.
 // No math lives here. The helpers are defined once in common.cpp, so every binding calls the
 // same copy instead of inlining its own.
@@ -22,6 +23,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernel_lens/limits.hpp"
@@ -33,8 +35,8 @@ namespace kernel_lens::wasm {
 using emscripten::val;
 
 /// A failure on its way out: a `Module.kernelLensFailure` object (boundary.js) saying whether it
-/// is a TypeError (an ArgumentTypeError) or a RangeError (anything else) and its message in
-/// JavaScript's terms (javascript_message). boundary.js makes the Error from it once the wasm
+/// is a TypeError (an ArgumentTypeError) or a RangeError (anything else) and the core's message.
+/// boundary.js puts the message in JavaScript's terms and makes the Error from it once the wasm
 /// frame has returned, so the Error's stack shows the caller, not wasm frames (and is cheaper).
 val error_value(const std::exception& error);
 
@@ -103,24 +105,48 @@ void set(val& object, const char* key, bool value);
 /// nullptr). Aborts when the names do not match the binding's arity (a mistake in a binding file).
 void add_signature(const char* owner, const char* name, const char* parameters, std::size_t arity);
 
+/// The arguments of one call, as addresses, and a binding behind one signature (`self` is the
+/// bound object of a method, else null).
+using Arguments = const val* const*;
+using Thunk = val (*)(void* self, Arguments arguments);
+
+/// thunk(self, arguments) inside the one try/catch of at_boundary: every binding shares it, so the
+/// module carries one exception landing pad instead of one per binding.
+val guarded_call(Thunk thunk, void* self, Arguments arguments);
+
 template <auto Function>
 struct Guarded;
 /// A free function `val F(const val&...)` behind the guard.
 template <class... A, val (*Function)(A...)>
 struct Guarded<Function> {
   static constexpr std::size_t arity = sizeof...(A);
+  template <std::size_t... I>
+  static val spread(Arguments arguments, std::index_sequence<I...>) {
+    return Function(*arguments[I]...);
+  }
+  static val thunk(void*, Arguments arguments) { return spread(arguments, std::index_sequence_for<A...>{}); }
   static val call(A... arguments) {
-    return at_boundary([&] { return Function(arguments...); });
+    const val* list[] = {&arguments..., nullptr};
+    return guarded_call(&thunk, nullptr, list);
   }
 };
+
 template <auto Function>
 struct GuardedMethod;
 /// A method `val F(Self&, const val&...)` behind the guard.
 template <class Self, class... A, val (*Function)(Self&, A...)>
 struct GuardedMethod<Function> {
   static constexpr std::size_t arity = sizeof...(A);
+  template <std::size_t... I>
+  static val spread(void* self, Arguments arguments, std::index_sequence<I...>) {
+    return Function(*static_cast<Self*>(self), *arguments[I]...);
+  }
+  static val thunk(void* self, Arguments arguments) {
+    return spread(self, arguments, std::index_sequence_for<A...>{});
+  }
   static val call(Self& self, A... arguments) {
-    return at_boundary([&] { return Function(self, arguments...); });
+    const val* list[] = {&arguments..., nullptr};
+    return guarded_call(&thunk, &self, list);
   }
 };
 

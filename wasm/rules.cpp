@@ -2,7 +2,6 @@
 #include "rules.hpp"
 
 #include <cmath>
-#include <cstring>
 
 namespace kernel_lens::wasm {
 
@@ -28,48 +27,6 @@ std::size_t rows_from_length(std::size_t length, std::size_t cols, const char* n
     throw std::invalid_argument(std::string(name) + " has length " + std::to_string(length) +
                                 ", which is not a multiple of its row width " + std::to_string(cols));
   return length / cols;
-}
-
-namespace {
-
-/// Core term -> JavaScript term.
-constexpr const char* names[][2] = {
-    {"curve_points", "curvePoints"},   {"empty_rows", "emptyRows"},         {"feature_scales", "featureScales"},
-    {"inf", "Infinity"},               {"key_high", "keyHigh"},             {"key_low", "keyLow"},
-    {"key_seed", "keySeed"},           {"monte_carlo_seed", "monteCarloSeed"}, {"nan", "NaN"},
-    {"observed_seed", "observedSeed"}, {"query_high", "queryHigh"},         {"query_low", "queryLow"},
-};
-
-bool is_word_character(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-}  // namespace
-
-std::string javascript_message(const std::string& message) {
-  std::string out;
-  out.reserve(message.size() + 16);
-  bool quoted = false;
-  std::size_t i = 0;
-  while (i < message.size()) {
-    const char c = message[i];
-    if (c == '"') quoted = !quoted;
-    if (quoted || !is_word_character(c)) {
-      out += c;
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < message.size() && is_word_character(message[end])) ++end;
-    const std::string word = message.substr(i, end - i);
-    const char* replacement = nullptr;
-    for (const auto& pair : names)
-      if (word == pair[0]) replacement = pair[1];
-    if (replacement && word == "nan" && !out.empty() && out.back() == '-') out.pop_back();  // "-nan" is NaN
-    out += replacement ? replacement : word;
-    i = end;
-  }
-  return out;
 }
 
 }  // namespace kernel_lens::wasm

@@ -1,7 +1,7 @@
 #pragma once
 // The argument rules of the JavaScript boundary in plain C++ (no Emscripten headers): a JS number
-// as a count, size or seed (never wrapped to 32 bits), a flat array's row count, and the JS names
-// of the core's terms in messages. The bindings (common.cpp, config.cpp) and the native fuzz target
+// as a count, size or seed (never wrapped to 32 bits) and a flat array's row count. (The JS names
+// of the core's terms in messages are mapped in boundary.js.) The bindings (common.cpp, config.cpp) and the native fuzz target
 // tests/fuzz/fuzz_bindings.cpp use the same code.
 #include <cstddef>
 #include <cstdint>
@@ -35,11 +35,5 @@ std::uint64_t seed_from_number(double x, const char* name);
 /// The rows of a flat array of `length` numbers with `cols` numbers per row; std::invalid_argument
 /// when `length` is not a multiple of `cols` (`cols` >= 1).
 std::size_t rows_from_length(std::size_t length, std::size_t cols, const char* name);
-
-/// A core message in JavaScript's terms: the core's field names become the API's names
-/// (key_seed -> keySeed, empty_rows -> emptyRows, ...) and its numbers' words become JavaScript's
-/// (inf -> Infinity, nan -> NaN). Whole words only; text in double quotes (the reader's own text)
-/// is left as it is.
-std::string javascript_message(const std::string& message);
 
 }  // namespace kernel_lens::wasm
