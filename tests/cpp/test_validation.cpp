@@ -79,7 +79,7 @@ TEST_CASE("every entry must be finite", "[validation]") {
                          Contains("targets[0] must be finite"));
   REQUIRE_THROWS_AS_WITH(row_softmax(column({kNaN})), std::invalid_argument,
                          Contains("scores[0, 0] must be finite or -inf"));
-  REQUIRE_THROWS_AS_WITH(row_softmax(column({kInfinity})), std::invalid_argument, Contains("Infinity"));
+  REQUIRE_THROWS_AS_WITH(row_softmax(column({kInfinity})), std::invalid_argument, Contains("got inf"));
   REQUIRE_THROWS_AS(max_row_sum_error(column({kNaN})), std::invalid_argument);
   REQUIRE_THROWS_AS_WITH(underflow_report(Vector::Constant(1, kNaN), keys, 1.0), std::invalid_argument,
                          Contains("query[0] must be finite"));
