@@ -13,14 +13,15 @@ CXX=${FUZZ_CXX:-clang++}
 ALL_TARGETS=$(basename -s .cpp tests/fuzz/fuzz_*.cpp | sed 's/^fuzz_//')
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 EIGEN=$(pkg-config --cflags eigen3 2>/dev/null || echo -I/usr/include/eigen3)
-FLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Icpp/include $EIGEN
+FLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Icpp/include -Iwasm $EIGEN
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 
 mkdir -p "$OUT/objects"
 objects=()
-for source in cpp/src/*.cpp; do
+# wasm/rules.cpp: the bindings' argument rules (plain C++), for the bindings target.
+for source in cpp/src/*.cpp wasm/rules.cpp; do
   object="$OUT/objects/$(basename "${source%.cpp}").o"
-  if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ -n "$(find cpp/include -newer "$object" -print -quit)" ]; then
+  if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ -n "$(find cpp/include wasm/rules.hpp -newer "$object" -print -quit)" ]; then
     echo "fuzz: compiling $source"
     "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object" &
     while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-2}" ]; do wait -n; done

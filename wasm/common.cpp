@@ -1,44 +1,56 @@
-// The shared conversions and the JavaScript boundary of common.hpp.
+// The shared conversions and the C++ half of the JavaScript boundary of common.hpp.
 #include "common.hpp"
 
-#include <emscripten/emscripten.h>
+#include <emscripten/stack.h>
 #include <malloc.h>
 
-#include <cmath>
+#include <cstdlib>
 #include <cstring>
-
-EM_JS(void, kernel_lens_throw_error, (const char* type, const char* message),
-      { throw new globalThis[UTF8ToString(type)](UTF8ToString(message)); });
 
 namespace kernel_lens::wasm {
 namespace {
 
-/// The message of the failure on its way out (thrown after the C++ exception is destroyed).
-char remembered_message[2048];
+struct Signature {
+  const char* owner;
+  const char* name;
+  const char* parameters;
+};
+
+std::vector<Signature>& signatures() {
+  static std::vector<Signature> table;
+  return table;
+}
+
+/// [[owner or null, name, parameters], ...] of every guarded binding: read once by boundary.js.
+val signatures_js() {
+  val out = val::array();
+  for (const Signature& s : signatures()) {
+    val row = val::array();
+    row.call<void>("push", s.owner ? val(s.owner) : val::null());
+    row.call<void>("push", val(s.name));
+    row.call<void>("push", val(s.parameters));
+    out.call<void>("push", row);
+  }
+  return out;
+}
 
 }  // namespace
 
-const char* remember_error(const std::exception& error) {
-  std::strncpy(remembered_message, error.what(), sizeof remembered_message - 1);
-  return dynamic_cast<const ArgumentTypeError*>(&error) ? "TypeError" : "RangeError";
+void add_signature(const char* owner, const char* name, const char* parameters, std::size_t arity) {
+  std::size_t words = 0;
+  for (const char* c = parameters; *c; ++c)
+    if (*c != ' ' && (c == parameters || c[-1] == ' ')) ++words;
+  if (words != arity) std::abort();
+  signatures().push_back({owner, name, parameters});
 }
 
-void throw_remembered(const char* type) {
-  kernel_lens_throw_error(type, remembered_message);
-  __builtin_unreachable();
+val error_value(const std::exception& error) {
+  const bool type_error = dynamic_cast<const ArgumentTypeError*>(&error) != nullptr;
+  return val::module_property("kernelLensFailure").new_(val(type_error), val(std::string(error.what())));
 }
 
-Arguments pad_arguments(Arguments given, std::size_t count, std::size_t arity,
-                        std::array<const val*, max_arity>& padded) {
-  static const val undefined = val::undefined();
-  if (count > arity)
-    throw ArgumentTypeError("expected at most " + std::to_string(arity) + " arguments, got " + std::to_string(count));
-  for (std::size_t i = 0; i < arity; ++i) padded[i] = i < count ? given[i] : &undefined;
-  return padded.data();
-}
-
-val call_entry(Entry entry, void* self, Arguments given, std::size_t count) {
-  return at_boundary([&] { return entry(self, given, count); });
+val guarded_call(Thunk thunk, void* self, Arguments arguments) {
+  return at_boundary([&] { return thunk(self, arguments); });
 }
 
 bool is_array_like(const val& v) { return v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v); }
@@ -60,21 +72,11 @@ Vector to_eigen_vector(const val& v, const char* name) {
   return out;
 }
 
-std::size_t to_count(const val& v, const char* name, double min_value) {
-  const double x = to_number(v, name);
-  if (!std::isfinite(x) || x != std::floor(x) || x < min_value)
-    throw std::invalid_argument(std::string(name) + " must be an integer >= " + format_number(min_value) + ", got " +
-                                format_number(x));
-  return static_cast<std::size_t>(x);
+std::size_t to_count(const val& v, const char* name, std::size_t min_value, std::size_t max_value) {
+  return count_from_number(to_number(v, name), name, min_value, max_value);
 }
 
-std::size_t to_dimension(const val& v, const char* name) {
-  const std::size_t dimension = to_count(v, name);
-  if (dimension > Limits::max_dimension)
-    throw std::length_error(std::string(name) + " is " + std::to_string(dimension) + "; the limit is " +
-                            std::to_string(Limits::max_dimension));
-  return dimension;
-}
+std::size_t to_dimension(const val& v, const char* name) { return to_count(v, name, 1, Limits::max_dimension); }
 
 double to_number(const val& v, const char* name) {
   if (!v.isNumber()) throw ArgumentTypeError(std::string(name) + " must be a number");
@@ -90,10 +92,7 @@ std::string to_optional_string(const val& v, const char* name, const char* fallb
 RowMatrix to_matrix(const val& v, std::size_t cols, const char* name) {
   check_array_like(v, name);
   const auto length = v["length"].as<std::size_t>();
-  if (length % cols != 0)
-    throw std::invalid_argument(std::string(name) + " has length " + std::to_string(length) +
-                                ", which is not a multiple of its row width " + std::to_string(cols));
-  RowMatrix m(static_cast<Eigen::Index>(length / cols), static_cast<Eigen::Index>(cols));
+  RowMatrix m(static_cast<Eigen::Index>(rows_from_length(length, cols, name)), static_cast<Eigen::Index>(cols));
   if (length > 0) val(emscripten::typed_memory_view(length, m.data())).call<void>("set", v);
   return m;
 }
@@ -127,7 +126,12 @@ val memory_usage() {
   set(out, "heapBytes", heap_bytes());
   set(out, "allocatedBytes", static_cast<double>(info.uordblks));
   set(out, "liveHandles", count.typeOf().as<std::string>() == "function" ? count() : val::null());
+  set(out, "stackPointer", static_cast<double>(emscripten_stack_get_current()));
   return out;
 }
 
 }  // namespace kernel_lens::wasm
+
+EMSCRIPTEN_BINDINGS(kernel_lens_boundary) {
+  emscripten::function("kernelLensSignatures", &kernel_lens::wasm::signatures_js);
+}

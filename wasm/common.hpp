@@ -1,49 +1,54 @@
 #pragma once
-// Conversions shared by the binding files: whole typed arrays in, copied typed arrays out,
-// C++ exceptions rethrown as JavaScript errors. No math lives here. The helpers are defined once
-// in common.cpp, so every binding calls the same copy instead of inlining its own.
+// Conversions shared by the binding files (whole typed arrays in, copied typed arrays out) and
+// the JavaScript boundary, on embind's public API only (emscripten::function, class_, val).
+//
+// The boundary, in two halves:
+// - C++ (here): every binding is registered through bind_function() / bind_method(), which wrap
+//   it in a guard that catches a std::exception and *returns* a failure value (TypeError for an
+//   ArgumentTypeError, RangeError otherwise, and the message) instead of throwing across wasm
+//   frames. Each registration also records the binding's
+//   parameter names.
+// - JavaScript (boundary.js, linked with --post-js): replaces each registered function and method
+//   by a wrapper that checks the number of arguments against those names (a short TypeError),
+//   pads missing trailing arguments with undefined (so optional arguments take their defaults),
+//   copies arguments that could run the caller's code (array-likes, config objects, typed-array
+//   subclasses) into plain values, calls the binding and, when it returned a failure, throws the
+//   Error (its message in JavaScript's terms: key_seed -> keySeed, inf -> Infinity) once the wasm
+//   frame has returned. No JavaScript exception ever unwinds a wasm frame, so a failed call
+//   leaves the wasm stack pointer, the heap and embind's handles where they were.
+// No math lives here. The helpers are defined once in common.cpp, so every binding calls the
+// same copy instead of inlining its own.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <array>
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/types.hpp"
+#include "rules.hpp"
 
 namespace kernel_lens::wasm {
 
 using emscripten::val;
 
-/// A wrong argument type; it reaches JavaScript as a TypeError (any other failure as a RangeError).
-class ArgumentTypeError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
+/// A failure on its way out: a `Module.kernelLensFailure` object (boundary.js) saying whether it
+/// is a TypeError (an ArgumentTypeError) or a RangeError (anything else) and the core's message.
+/// boundary.js puts the message in JavaScript's terms and makes the Error from it once the wasm
+/// frame has returned, so the Error's stack shows the caller, not wasm frames (and is cheaper).
+val error_value(const std::exception& error);
 
-/// Keeps a copy of the failure's message for throw_remembered(); returns its JavaScript type,
-/// "TypeError" for an ArgumentTypeError and "RangeError" otherwise.
-const char* remember_error(const std::exception& error);
-
-/// `throw new globalThis[type](message)` in JavaScript with the remembered message.
-[[noreturn]] void throw_remembered(const char* type);
-
-/// Runs f() at a JavaScript entry point. A std::exception becomes the JavaScript error named by
-/// remember_error(), thrown once the exception is destroyed and no C++ object of the call is left
-/// alive (a JavaScript throw from deeper down would skip their destructors).
+/// Runs f() at a JavaScript entry point: its value, or the failure value of the std::exception it
+/// threw (returned, not thrown; boundary.js throws the Error).
 template <class F>
-auto at_boundary(F&& f) -> decltype(f()) {
-  const char* type = nullptr;
+val at_boundary(F&& f) {
   try {
     return f();
   } catch (const std::exception& error) {
-    type = remember_error(error);
+    return error_value(error);
   }
-  throw_remembered(type);
 }
 
 /// True for any JS array or typed array.
@@ -54,8 +59,8 @@ void check_array_like(const val& v, const char* name);
 std::vector<double> to_vector(const val& v, const char* name);
 /// A JS numeric array as an Eigen vector, one bulk copy.
 Vector to_eigen_vector(const val& v, const char* name);
-/// An integer argument >= min_value (dimension, count); TypeError/RangeError otherwise.
-std::size_t to_count(const val& v, const char* name, double min_value = 1);
+/// An integer argument in [min_value, max_value] (count_from_number on the JS number).
+std::size_t to_count(const val& v, const char* name, std::size_t min_value, std::size_t max_value);
 /// A feature or value dimension: an integer in [1, Limits::max_dimension].
 std::size_t to_dimension(const val& v, const char* name);
 /// A number argument (finiteness is the core's check, so NaN reaches it and gets its message).
@@ -83,123 +88,80 @@ void set_array(val& object, const char* key, const Plain& m) {
 /// A JS array of strings.
 val string_array(const std::vector<std::string>& items);
 
-/// object[key] = value.
 /// This module's wasm linear memory in bytes (it only grows).
 double heap_bytes();
-/// { heapBytes, allocatedBytes (malloc'd and not freed), liveHandles (embind's emval handles) } of
-/// this module: the core exports it as memoryUsage, the laboratory as labMemoryUsage.
+/// { heapBytes, allocatedBytes (malloc'd and not freed), liveHandles (embind's emval handles),
+/// stackPointer (the wasm stack pointer, as seen one call deep from JavaScript) } of this module:
+/// the core exports it as memoryUsage, the laboratory as labMemoryUsage.
 val memory_usage();
 
+/// object[key] = value.
 void set(val& object, const char* key, const val& value);
 void set(val& object, const char* key, double value);
 void set(val& object, const char* key, bool value);
 
-/// The arguments of one call, as addresses.
+/// Records the parameter names of a binding ("queries keys values d p bandwidth kernel? emptyRows?",
+/// a trailing `?` marks an optional one) for boundary.js; `owner` is the class of a method (or
+/// nullptr). Aborts when the names do not match the binding's arity (a mistake in a binding file).
+void add_signature(const char* owner, const char* name, const char* parameters, std::size_t arity);
+
+/// The arguments of one call, as addresses, and a binding behind one signature (`self` is the
+/// bound object of a method, else null).
 using Arguments = const val* const*;
-/// Every binding behind one signature: the `count` arguments of the call; `self` is the bound
-/// object of a method, else null.
-using Entry = val (*)(void* self, Arguments given, std::size_t count);
-/// The longest parameter list a binding may have.
-constexpr std::size_t max_arity = 8;
+using Thunk = val (*)(void* self, Arguments arguments);
 
-/// The given arguments padded with undefined up to `arity` (in `padded`); more than `arity`
-/// arguments is a TypeError.
-Arguments pad_arguments(Arguments given, std::size_t count, std::size_t arity,
-                        std::array<const val*, max_arity>& padded);
+/// thunk(self, arguments) inside the one try/catch of at_boundary: every binding shares it, so the
+/// module carries one exception landing pad instead of one per binding.
+val guarded_call(Thunk thunk, void* self, Arguments arguments);
 
-/// entry(self, given, count) at the JavaScript boundary.
-val call_entry(Entry entry, void* self, Arguments given, std::size_t count);
-
-template <std::size_t>
-using ValArgument = val;
-template <std::size_t>
-using ValWireType = emscripten::internal::BindingType<val>::WireType;
-
-/// `Function(arguments[0], ..., arguments[Arity - 1])` behind the Entry signature, missing
-/// trailing arguments undefined; a method's function takes the bound object first.
-template <auto Function, class Self, class Indices>
-struct Spread;
-template <auto Function, std::size_t... I>
-struct Spread<Function, void, std::index_sequence<I...>> {
-  static val call(void*, Arguments given, std::size_t count) {
-    std::array<const val*, max_arity> padded;
-    [[maybe_unused]] const Arguments arguments = pad_arguments(given, count, sizeof...(I), padded);
+template <auto Function>
+struct Guarded;
+/// A free function `val F(const val&...)` behind the guard.
+template <class... A, val (*Function)(A...)>
+struct Guarded<Function> {
+  static constexpr std::size_t arity = sizeof...(A);
+  template <std::size_t... I>
+  static val spread(Arguments arguments, std::index_sequence<I...>) {
     return Function(*arguments[I]...);
   }
+  static val thunk(void*, Arguments arguments) { return spread(arguments, std::index_sequence_for<A...>{}); }
+  static val call(A... arguments) {
+    const val* list[] = {&arguments..., nullptr};
+    return guarded_call(&thunk, nullptr, list);
+  }
 };
-template <auto Function, class Self, std::size_t... I>
-struct Spread<Function, Self, std::index_sequence<I...>> {
-  static val call(void* self, Arguments given, std::size_t count) {
-    std::array<const val*, max_arity> padded;
-    [[maybe_unused]] const Arguments arguments = pad_arguments(given, count, sizeof...(I), padded);
+
+template <auto Function>
+struct GuardedMethod;
+/// A method `val F(Self&, const val&...)` behind the guard.
+template <class Self, class... A, val (*Function)(Self&, A...)>
+struct GuardedMethod<Function> {
+  static constexpr std::size_t arity = sizeof...(A);
+  template <std::size_t... I>
+  static val spread(void* self, Arguments arguments, std::index_sequence<I...>) {
     return Function(*static_cast<Self*>(self), *arguments[I]...);
   }
-};
-
-/// What embind calls for a free function with `sizeof...(G)` arguments. The binding's Entry
-/// arrives in embind's function-pointer slot, so one invoker per call length serves every binding.
-template <class Given>
-struct EntryInvoker;
-template <std::size_t... G>
-struct EntryInvoker<std::index_sequence<G...>> {
-  static ValWireType<0> invoke(Entry entry, ValWireType<G>... handles) {
-    const val arguments[] = {val::take_ownership(handles)..., val::undefined()};
-    const val* addresses[] = {&arguments[G]..., nullptr};
-    return emscripten::internal::BindingType<val>::toWireType(call_entry(entry, nullptr, addresses, sizeof...(G)));
+  static val thunk(void* self, Arguments arguments) {
+    return spread(self, arguments, std::index_sequence_for<A...>{});
+  }
+  static val call(Self& self, A... arguments) {
+    const val* list[] = {&arguments..., nullptr};
+    return guarded_call(&thunk, &self, list);
   }
 };
 
-/// Registers `entry` under `name` for calls with `sizeof...(G)` arguments. This is what
-/// emscripten::function() does, minus its one wrapper function per binding and call length.
-template <std::size_t... G>
-void bind_call_length(const char* name, Entry entry, std::index_sequence<G...>) {
-  using namespace emscripten::internal;
-  WithPolicies<>::ArgTypeList<val, ValArgument<G>...> types;
-  const auto invoker = &EntryInvoker<std::index_sequence<G...>>::invoke;
-  _embind_register_function(name, types.getCount(), types.getTypes(), getSignature(invoker),
-                            reinterpret_cast<GenericFunction>(invoker), reinterpret_cast<GenericFunction>(entry));
+/// Registers `Function` under `name` with its parameter names (see add_signature).
+template <auto Function>
+void bind_function(const char* name, const char* parameters) {
+  add_signature(nullptr, name, parameters, Guarded<Function>::arity);
+  emscripten::function(name, &Guarded<Function>::call);
 }
 
-template <std::size_t... Count>
-void bind_every_count(const char* name, Entry entry, std::index_sequence<Count...>) {
-  (bind_call_length(name, entry, std::make_index_sequence<Count>{}), ...);
-}
-
-/// Registers `Function` (Arity parameters, all `const val&`) for every call length 0..Arity + 2:
-/// missing trailing arguments arrive as undefined, so optional arguments take their defaults and
-/// missing required ones get the function's own TypeError instead of an embind arity error; one
-/// or two extra arguments are a TypeError too.
-template <std::size_t Arity, auto Function>
-void function_with_optional_arguments(const char* name) {
-  static_assert(Arity <= max_arity);
-  bind_every_count(name, &Spread<Function, void, std::make_index_sequence<Arity>>::call,
-                   std::make_index_sequence<Arity + 3>{});
-}
-
-/// The function embind calls for a method with `sizeof...(G)` arguments.
-template <Entry E, class Given>
-struct MethodThunk;
-template <Entry E, std::size_t... G>
-struct MethodThunk<E, std::index_sequence<G...>> {
-  template <class Self>
-  static val call(Self& self, ValArgument<G>... given) {
-    const val* arguments[] = {&given..., nullptr};
-    return call_entry(E, &self, arguments, sizeof...(G));
-  }
-};
-
-template <Entry E, class Self, std::size_t... Count>
-void bind_every_method_count(emscripten::class_<Self>& cls, const char* name, std::index_sequence<Count...>) {
-  (cls.function(name, &MethodThunk<E, std::make_index_sequence<Count>>::template call<Self>), ...);
-}
-
-/// The same for a method: `Function(Self&, const val&...)` with Arity value parameters, for every
-/// call length 0..Arity.
-template <std::size_t Arity, auto Function, class Self>
-void method_with_optional_arguments(emscripten::class_<Self>& cls, const char* name) {
-  static_assert(Arity <= max_arity);
-  bind_every_method_count<&Spread<Function, Self, std::make_index_sequence<Arity>>::call>(
-      cls, name, std::make_index_sequence<Arity + 1>{});
+/// Registers `Function` as the method `name` of the class `owner`.
+template <auto Function, class Self>
+void bind_method(emscripten::class_<Self>& cls, const char* owner, const char* name, const char* parameters) {
+  add_signature(owner, name, parameters, GuardedMethod<Function>::arity);
+  cls.function(name, &GuardedMethod<Function>::call);
 }
 
 }  // namespace kernel_lens::wasm

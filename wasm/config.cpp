@@ -9,12 +9,7 @@
 
 namespace kernel_lens::wasm {
 
-std::uint64_t to_integer(const val& v, const char* name) {
-  const double x = to_number(v, name);
-  if (!std::isfinite(x) || x != std::floor(x) || x < 0.0 || x > static_cast<double>(max_seed))
-    throw std::invalid_argument(std::string(name) + " must be an integer from 0 to 2^53 - 1, got " + format_number(x));
-  return static_cast<std::uint64_t>(x);
-}
+std::uint64_t to_seed(const val& v, const char* name) { return seed_from_number(to_number(v, name), name); }
 
 std::vector<double> to_numbers(const val& v, const char* name) {
   check_array_like(v, name);
@@ -27,10 +22,11 @@ std::vector<double> to_numbers(const val& v, const char* name) {
 void Field::read(const val& value) const {
   switch (kind_) {
     case Kind::Seed:
-      *static_cast<std::uint64_t*>(target_) = to_integer(value, name);
+      *static_cast<std::uint64_t*>(target_) = to_seed(value, name);
       break;
     case Kind::Size:
-      *static_cast<std::size_t*>(target_) = static_cast<std::size_t>(to_integer(value, name));
+      // Checked on the JS number: 2^32 + 1000 worlds is refused, not read as 1000.
+      *static_cast<std::size_t*>(target_) = to_count(value, name, 0, max_size);
       break;
     case Kind::Number:
       *static_cast<double*>(target_) = to_number(value, name);

@@ -11,8 +11,8 @@
 
 namespace kernel_lens::wasm {
 
-/// A non-negative integer up to 2^53 - 1 (sizes and seeds); the core checks minima and caps.
-std::uint64_t to_integer(const val& v, const char* name);
+/// A seed: an integer from 0 to 2^53 - 1 (seed_from_number on the JS number).
+std::uint64_t to_seed(const val& v, const char* name);
 
 /// A JS array or typed array of numbers; TypeError naming the first entry that is not a number.
 std::vector<double> to_numbers(const val& v, const char* name);

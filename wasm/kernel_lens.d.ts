@@ -2,8 +2,9 @@
 /// kernel_lens_core.mjs (createKernelLensCore) and kernel_lens_lab.mjs (createKernelLensLab), and
 /// the wrapper kernel_lens.mjs (createKernelLens), which merges both into one object.
 /// Matrices are flat, row-major Float64Arrays; inputs may also be plain number arrays.
-/// Every invalid call throws a TypeError (wrong argument type) or a RangeError (bad value,
-/// shape or size) whose message is the core's.
+/// Every invalid call throws a TypeError (wrong argument type or number of arguments, a plain
+/// array entry that is not a number, a BigInt array) or a RangeError (bad value, shape or size,
+/// a count beyond its limit) whose message is the core's, with the API's names (wasm/boundary.js).
 
 export type Numbers = Float64Array | ArrayLike<number>;
 export type KernelName = 'gaussian' | 'laplacian' | 'epanechnikov' | 'tricube';
@@ -238,6 +239,9 @@ export interface MemoryUsage {
   allocatedBytes: number;
   /// embind's live emval handles.
   liveHandles: number | null;
+  /// The wasm stack pointer one call deep from JavaScript: the same before and after any call,
+  /// failed or not.
+  stackPointer: number;
 }
 
 /// What createKernelLens resolves to: every function and class of both modules (each runs in its
@@ -275,7 +279,8 @@ export type KernelLensLabFactory = (options?: KernelLensModuleOptions) => Promis
 declare function createKernelLens(options?: KernelLensOptions): Promise<KernelLensModule>;
 export default createKernelLens;
 
-/// The embind functions a module exports, sorted (what kernel_lens_modules.json lists).
+/// The functions a module exports, sorted (what kernel_lens_modules.json lists): those wasm/boundary.js
+/// marked with their parameter names (`kernelLensParameters`).
 export declare function embindFunctionNames(module: object): string[];
 /// The embind classes a module exports, sorted.
 export declare function embindClassNames(module: object): string[];

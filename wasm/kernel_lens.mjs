@@ -7,12 +7,12 @@ import createKernelLensLab from './kernel_lens_lab.mjs';
 const isFunctionName = (name) => /^[a-z][A-Za-z0-9]*$/.test(name);
 const isClassName = (name) => /^[A-Z][A-Za-z0-9]*$/.test(name);
 
-/// The embind functions a module exports, sorted: lower-camel-case names whose value is a
-/// function with a numeric `argCount` (one call length) or an `overloadTable` (several).
+/// The functions a module exports, sorted: lower-camel-case names whose value is a function
+/// marked with its parameter names (`kernelLensParameters`, set by wasm/boundary.js).
 export function embindFunctionNames(module) {
   return Object.keys(module)
     .filter((name) => isFunctionName(name) && typeof module[name] === 'function')
-    .filter((name) => typeof module[name].argCount === 'number' || module[name].overloadTable !== undefined)
+    .filter((name) => Array.isArray(module[name].kernelLensParameters))
     .sort();
 }
 

@@ -53,11 +53,19 @@ RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, dou
     squared_distance_row(queries.row(r), keys_transposed, row);
     log_kernel_inplace(row, bandwidth, kernel);
     if (softmax_row_inplace(row)) continue;
-    if (empty_rows == EmptyRowPolicy::Error)
+    if (empty_rows == EmptyRowPolicy::Error) {
+      // A kernel without compact support has no empty rows, only scores that overflow: saying
+      // "support" or suggesting the nearest-key policy would send the reader the wrong way.
+      if (!has_compact_support(kernel))
+        throw std::domain_error("query row " + std::to_string(r) + " has no finite score with the " +
+                                kernel_name(kernel) + " kernel at bandwidth " + format_number(bandwidth) +
+                                ": the bandwidth is so small that every key's scaled distance overflows "
+                                "double precision; expected a wider bandwidth");
       throw std::domain_error("query row " + std::to_string(r) + " has no key inside the support of the " +
                               kernel_name(kernel) + " kernel with bandwidth " + format_number(bandwidth) +
-                              "; expected at least one key closer than the bandwidth (widen it, or use "
-                              "emptyRows \"nearest\")");
+                              "; expected at least one key closer than the bandwidth (widen it, or set "
+                              "empty_rows to \"nearest\")");
+    }
     squared_distance_row(queries.row(r), keys_transposed, row);
     nearest_limit_inplace(row);
   }
@@ -77,7 +85,15 @@ AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const
 
 double temperature_from_bandwidth(double bandwidth) {
   check_bandwidth(bandwidth);
-  return 2.0 * bandwidth * bandwidth;
+  const double temperature = 2.0 * bandwidth * bandwidth;
+  if (!std::isfinite(temperature))
+    throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
+                                " is too large: its temperature 2h^2 overflows double precision (the "
+                                "largest bandwidth with a finite temperature is about 9.48e+153)");
+  if (temperature == 0.0)
+    throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
+                                " is too small: its temperature 2h^2 underflows to 0");
+  return temperature;
 }
 
 double bandwidth_from_temperature(double temperature) {
@@ -128,7 +144,7 @@ KERNEL_LENS_COLD UnderflowReport underflow_report(const VectorRef& query, const 
   report.naive_all_finite = report.naive_weights.allFinite();
   Eigen::RowVectorXd stable = report.log_scores.transpose();
   if (!softmax_row_inplace(stable))
-    throw std::domain_error("every log-kernel is -Infinity: ((query - key) / bandwidth)^2 overflows double "
+    throw std::domain_error("every log-kernel is -inf: ((query - key) / bandwidth)^2 overflows double "
                             "precision for all keys; expected at least one finite score");
   report.stable_weights = stable.transpose();
   report.stable_sum = pairwise_sum(report.stable_weights.data(), static_cast<std::size_t>(keys.rows()));

@@ -74,7 +74,7 @@ void SelectionConfig::check() const {
   check_size(validation, Limits::max_rows, "validation");
   check_size(test, Limits::max_rows, "test");
   check_size(train + validation + test, Limits::max_rows, "train + validation + test");
-  check_at_least(curve_points, 1, "curvePoints");
+  check_at_least(curve_points, 1, "curve_points");
   const std::size_t widest = std::max({validation, test, curve_points, train});
   check_cells(widest, train, "the query x training-key weight matrix");
   LabConfig lab;
@@ -158,7 +158,7 @@ void StandardizeConfig::check() const {
   check_bandwidth(bandwidth);
   for (std::size_t j = 0; j < 2; ++j)
     if (!std::isfinite(feature_scales[j]) || feature_scales[j] <= 0.0)
-      throw std::invalid_argument("featureScales[" + std::to_string(j) + "] must be positive and finite, got " +
+      throw std::invalid_argument("feature_scales[" + std::to_string(j) + "] must be positive and finite, got " +
                                   format_number(feature_scales[j]));
 }
 

@@ -128,9 +128,9 @@ KERNEL_LENS_COLD void check_at_least(std::size_t count, std::size_t minimum, con
 }
 
 KERNEL_LENS_COLD void LabConfig::check() const {
-  check_seed(key_seed, "keySeed");
-  check_seed(observed_seed, "observedSeed");
-  check_seed(monte_carlo_seed, "monteCarloSeed");
+  check_seed(key_seed, "key_seed");
+  check_seed(observed_seed, "observed_seed");
+  check_seed(monte_carlo_seed, "monte_carlo_seed");
   check_at_least(keys, 1, "keys");
   check_at_least(queries, 1, "queries");
   check_at_least(worlds, 2, "worlds");
@@ -147,8 +147,8 @@ KERNEL_LENS_COLD void LabConfig::check() const {
   check_size(bandwidths.size(), Limits::max_bandwidths, "bandwidths");
   for (std::size_t i = 0; i < bandwidths.size(); ++i)
     check_bandwidth(bandwidths[i], ("bandwidths[" + std::to_string(i) + "]").c_str());
-  check_range(key_low, key_high, "keyLow", "keyHigh", true);
-  check_range(query_low, query_high, "queryLow", "queryHigh", false);
+  check_range(key_low, key_high, "key_low", "key_high", true);
+  check_range(query_low, query_high, "query_low", "query_high", false);
 }
 
 RowMatrix as_rows(const Vector& x) { return Eigen::Map<const RowMatrix>(x.data(), x.size(), 1); }

@@ -15,7 +15,7 @@ namespace kernel_lens {
 KERNEL_LENS_COLD EmptyRowPolicy parse_empty_row_policy(const std::string& name) {
   if (name == "error") return EmptyRowPolicy::Error;
   if (name == "nearest") return EmptyRowPolicy::Nearest;
-  throw std::invalid_argument("emptyRows must be \"error\" or \"nearest\", got \"" + name + "\"");
+  throw std::invalid_argument("empty_rows must be \"error\" or \"nearest\", got \"" + name + "\"");
 }
 
 double row_sum(const Eigen::Ref<const Eigen::RowVectorXd>& row) {
@@ -38,8 +38,8 @@ KERNEL_LENS_COLD void check_scores(const MatrixRef& scores, const char* name) {
       const double x = scores(r, c);
       if (std::isnan(x) || x == std::numeric_limits<double>::infinity())
         throw std::invalid_argument(std::string(name) + "[" + std::to_string(r) + ", " +
-                                    std::to_string(c) + "] must be finite or -Infinity, got " +
-                                    (std::isnan(x) ? "NaN" : "Infinity"));
+                                    std::to_string(c) + "] must be finite or -inf, got " +
+                                    (std::isnan(x) ? "nan" : "inf"));
     }
 }
 
@@ -48,7 +48,7 @@ void row_softmax_inplace(RowMatrix& scores) {
   for (Eigen::Index r = 0; r < scores.rows(); ++r)
     if (!softmax_row_inplace(scores.row(r)))
       throw std::domain_error("scores row " + std::to_string(r) +
-                              " has no finite entry (every score is -Infinity); expected at least one");
+                              " has no finite entry (every score is -inf); expected at least one");
 }
 
 RowMatrix row_softmax(const MatrixRef& scores) {

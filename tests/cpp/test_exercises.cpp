@@ -99,5 +99,5 @@ TEST_CASE("bad exercise configurations throw", "[exercises]") {
   REQUIRE_THROWS_WITH(s.check(), Catch::Contains("train must be at least 2"));
   StandardizeConfig z;
   z.feature_scales = {1.0, 0.0};
-  REQUIRE_THROWS_WITH(z.check(), Catch::Contains("featureScales[1]"));
+  REQUIRE_THROWS_WITH(z.check(), Catch::Contains("feature_scales[1]"));
 }

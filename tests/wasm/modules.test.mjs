@@ -10,12 +10,12 @@ import { importWasm, loadKernelLens, readWasm, wasmDir } from './load.mjs';
 const manifest = JSON.parse(fs.readFileSync(path.join(wasmDir, 'kernel_lens_modules.json'), 'utf8'));
 const kl = await loadKernelLens();
 
-/// Lower-camel-case names of functions embind registered on `module` (one call length: a numeric
-/// argCount; several: an overloadTable).
+/// Lower-camel-case names of the functions on `module` that wasm/boundary.js marked with their
+/// parameter names.
 function registeredFunctions(module) {
   return Object.entries(module)
     .filter(([name, value]) => /^[a-z][A-Za-z0-9]*$/.test(name) && typeof value === 'function')
-    .filter(([, value]) => Number.isInteger(value.argCount) || typeof value.overloadTable === 'object')
+    .filter(([, value]) => Array.isArray(value.kernelLensParameters))
     .map(([name]) => name)
     .sort();
 }

@@ -50,16 +50,16 @@ val pairwise_js(const val& queries, const val& keys, const val& d) {
 }
 
 val row_softmax_js(const val& scores, const val& n) {
-  return to_float64_array(row_softmax(to_matrix(scores, to_count(n, "n"), "scores")));
+  return to_float64_array(row_softmax(to_matrix(scores, to_count(n, "n", 1, Limits::max_rows), "scores")));
 }
 
 val softmax_with_temperature_js(const val& scores, const val& n, const val& temperature) {
   return to_float64_array(
-      softmax_with_temperature(to_matrix(scores, to_count(n, "n"), "scores"), to_number(temperature, "temperature")));
+      softmax_with_temperature(to_matrix(scores, to_count(n, "n", 1, Limits::max_rows), "scores"), to_number(temperature, "temperature")));
 }
 
 val naive_normalize_js(const val& scores, const val& n) {
-  return to_float64_array(naive_normalize(to_matrix(scores, to_count(n, "n"), "logScores")));
+  return to_float64_array(naive_normalize(to_matrix(scores, to_count(n, "n", 1, Limits::max_rows), "logScores")));
 }
 
 val temperature_from_bandwidth_js(const val& bandwidth) {
@@ -76,11 +76,11 @@ val nearest_key_limit_js(const val& query, const val& keys, const val& d) {
 }
 
 val uniform_limit_js(const val& n) {
-  return to_float64_array(uniform_limit(static_cast<Eigen::Index>(to_count(n, "n"))));
+  return to_float64_array(uniform_limit(static_cast<Eigen::Index>(to_count(n, "n", 1, Limits::max_rows))));
 }
 
 val max_row_sum_error_js(const val& weights, const val& n) {
-  return val(max_row_sum_error(to_matrix(weights, to_count(n, "n"), "weights")));
+  return val(max_row_sum_error(to_matrix(weights, to_count(n, "n", 1, Limits::max_rows), "weights")));
 }
 
 val underflow_report_js(const val& query, const val& keys, const val& d, const val& bandwidth) {
@@ -123,22 +123,22 @@ val limits_js() {
 EMSCRIPTEN_BINDINGS(kernel_lens_core) {
   using namespace kernel_lens;
   using namespace kernel_lens::wasm;
-  function_with_optional_arguments<8, attention_js>("attention");
-  function_with_optional_arguments<3, ols_weights_js>("olsWeights");
-  function_with_optional_arguments<4, ols_predict_js>("olsPredict");
-  function_with_optional_arguments<5, log_scores_js>("logScores");
-  function_with_optional_arguments<3, pairwise_js<squared_distances>>("squaredDistances");
-  function_with_optional_arguments<3, pairwise_js<dot_product_scores>>("dotProductScores");
-  function_with_optional_arguments<3, pairwise_js<distance_scores>>("distanceScores");
-  function_with_optional_arguments<2, row_softmax_js>("rowSoftmax");
-  function_with_optional_arguments<3, softmax_with_temperature_js>("softmaxWithTemperature");
-  function_with_optional_arguments<2, naive_normalize_js>("naiveNormalize");
-  function_with_optional_arguments<1, temperature_from_bandwidth_js>("temperatureFromBandwidth");
-  function_with_optional_arguments<1, bandwidth_from_temperature_js>("bandwidthFromTemperature");
-  function_with_optional_arguments<3, nearest_key_limit_js>("nearestKeyLimit");
-  function_with_optional_arguments<1, uniform_limit_js>("uniformLimit");
-  function_with_optional_arguments<2, max_row_sum_error_js>("maxRowSumError");
-  function_with_optional_arguments<4, underflow_report_js>("underflowReport");
-  emscripten::function("kernelNames", &kernel_names_js);
-  emscripten::function("limits", &limits_js);
+  bind_function<attention_js>("attention", "queries keys values d p bandwidth kernel? emptyRows?");
+  bind_function<ols_weights_js>("olsWeights", "keys query d");
+  bind_function<ols_predict_js>("olsPredict", "keys targets queries d");
+  bind_function<log_scores_js>("logScores", "queries keys d bandwidth kernel?");
+  bind_function<pairwise_js<squared_distances>>("squaredDistances", "queries keys d");
+  bind_function<pairwise_js<dot_product_scores>>("dotProductScores", "queries keys d");
+  bind_function<pairwise_js<distance_scores>>("distanceScores", "queries keys d");
+  bind_function<row_softmax_js>("rowSoftmax", "scores n");
+  bind_function<softmax_with_temperature_js>("softmaxWithTemperature", "scores n temperature");
+  bind_function<naive_normalize_js>("naiveNormalize", "logScores n");
+  bind_function<temperature_from_bandwidth_js>("temperatureFromBandwidth", "bandwidth");
+  bind_function<bandwidth_from_temperature_js>("bandwidthFromTemperature", "temperature");
+  bind_function<nearest_key_limit_js>("nearestKeyLimit", "query keys d");
+  bind_function<uniform_limit_js>("uniformLimit", "n");
+  bind_function<max_row_sum_error_js>("maxRowSumError", "weights n");
+  bind_function<underflow_report_js>("underflowReport", "query keys d bandwidth");
+  bind_function<kernel_names_js>("kernelNames", "");
+  bind_function<limits_js>("limits", "");
 }

@@ -23,6 +23,8 @@ val parse_csv_js(const val& text) {
   return out;
 }
 
+val heap_bytes_js() { return val(heap_bytes()); }
+
 val csv_limits_js() {
   val out = val::object();
   set(out, "maxBytes", static_cast<double>(CsvLimits::max_bytes));
@@ -35,10 +37,10 @@ val csv_limits_js() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kernel_lens_data) {
-  function_with_optional_arguments<1, parse_csv_js>("parseCsv");
-  emscripten::function("csvLimits", &csv_limits_js);
-  emscripten::function("heapBytes", &heap_bytes);
-  emscripten::function("memoryUsage", &memory_usage);
+  bind_function<parse_csv_js>("parseCsv", "text");
+  bind_function<csv_limits_js>("csvLimits", "");
+  bind_function<heap_bytes_js>("heapBytes", "");
+  bind_function<memory_usage>("memoryUsage", "");
 }
 
 }  // namespace kernel_lens::wasm

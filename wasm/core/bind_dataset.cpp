@@ -23,7 +23,7 @@ val truth_js(const val& xs) {
 }
 
 val linspace_js(const val& start, const val& stop, const val& count) {
-  return to_float64_array(linspace(to_number(start, "start"), to_number(stop, "stop"), to_count(count, "count", 0)));
+  return to_float64_array(linspace(to_number(start, "start"), to_number(stop, "stop"), to_count(count, "count", 0, Limits::max_rows)));
 }
 
 }  // namespace
@@ -31,7 +31,7 @@ val linspace_js(const val& start, const val& stop, const val& count) {
 
 EMSCRIPTEN_BINDINGS(kernel_lens_dataset) {
   using namespace kernel_lens::wasm;
-  function_with_optional_arguments<1, chapter_dataset_js>("chapterDataset");
-  function_with_optional_arguments<1, truth_js>("truth");
-  function_with_optional_arguments<3, linspace_js>("linspace");
+  bind_function<chapter_dataset_js>("chapterDataset", "config?");
+  bind_function<truth_js>("truth", "xs");
+  bind_function<linspace_js>("linspace", "start stop count");
 }

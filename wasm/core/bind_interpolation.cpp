@@ -16,8 +16,8 @@ val sorted_key_position_js(const val& queries, const val& keys) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kernel_lens_interpolation) {
-  function_with_optional_arguments<3, interp_js>("interp");
-  function_with_optional_arguments<2, sorted_key_position_js>("sortedKeyPosition");
+  bind_function<interp_js>("interp", "x xp fp");
+  bind_function<sorted_key_position_js>("sortedKeyPosition", "queries keys");
 }
 
 }  // namespace kernel_lens::wasm

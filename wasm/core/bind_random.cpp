@@ -1,28 +1,28 @@
 // JavaScript surface of the NumPy-exact generator: new NumpyRandom(seed), draws as Float64Arrays.
+// The constructor is the guarded factory "NumpyRandom$new" (a failing embind constructor would
+// throw across wasm frames); boundary.js makes `new NumpyRandom(seed)` call it.
 #include "config.hpp"
 #include "kernel_lens/numpy_random.hpp"
 
 namespace kernel_lens::wasm {
 namespace {
 
-NumpyRandom* make_random(val seed) {
-  return at_boundary([&] { return new NumpyRandom(to_integer(seed, "seed")); });
-}
+val make_random(const val& seed) { return val(NumpyRandom(to_seed(seed, "seed"))); }
 
-NumpyRandom* make_random_without_seed() { return make_random(val::undefined()); }
+std::size_t to_draws(const val& count) { return to_count(count, "count", 0, Limits::max_draws); }
 
-val random_js(NumpyRandom& rng, const val& count) { return to_float64_array(rng.random(to_count(count, "count", 0))); }
+val random_js(NumpyRandom& rng, const val& count) { return to_float64_array(rng.random(to_draws(count))); }
 
 val uniform_js(NumpyRandom& rng, const val& low, const val& high, const val& count) {
-  return to_float64_array(rng.uniform(to_number(low, "low"), to_number(high, "high"), to_count(count, "count", 0)));
+  return to_float64_array(rng.uniform(to_number(low, "low"), to_number(high, "high"), to_draws(count)));
 }
 
 val standard_normal_js(NumpyRandom& rng, const val& count) {
-  return to_float64_array(rng.standard_normal(to_count(count, "count", 0)));
+  return to_float64_array(rng.standard_normal(to_draws(count)));
 }
 
 val normal_js(NumpyRandom& rng, const val& loc, const val& scale, const val& count) {
-  return to_float64_array(rng.normal(to_number(loc, "loc"), to_number(scale, "scale"), to_count(count, "count", 0)));
+  return to_float64_array(rng.normal(to_number(loc, "loc"), to_number(scale, "scale"), to_draws(count)));
 }
 
 }  // namespace
@@ -32,10 +32,10 @@ EMSCRIPTEN_BINDINGS(kernel_lens_random) {
   using namespace kernel_lens;
   using namespace kernel_lens::wasm;
   auto cls = emscripten::class_<NumpyRandom>("NumpyRandom");
-  cls.constructor(&make_random_without_seed, emscripten::allow_raw_pointers());
-  cls.constructor(&make_random, emscripten::allow_raw_pointers());
-  method_with_optional_arguments<1, random_js>(cls, "random");
-  method_with_optional_arguments<3, uniform_js>(cls, "uniform");
-  method_with_optional_arguments<1, standard_normal_js>(cls, "standardNormal");
-  method_with_optional_arguments<3, normal_js>(cls, "normal");
+  add_signature("NumpyRandom", "new", "seed", 1);
+  emscripten::function("NumpyRandom$new", &Guarded<make_random>::call);
+  bind_method<random_js>(cls, "NumpyRandom", "random", "count");
+  bind_method<uniform_js>(cls, "NumpyRandom", "uniform", "low high count");
+  bind_method<standard_normal_js>(cls, "NumpyRandom", "standardNormal", "count");
+  bind_method<normal_js>(cls, "NumpyRandom", "normal", "loc scale count");
 }

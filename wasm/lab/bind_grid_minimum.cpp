@@ -18,5 +18,5 @@ val grid_minimum_js(const val& bandwidths, const val& risks) {
 }  // namespace kernel_lens::wasm
 
 EMSCRIPTEN_BINDINGS(kernel_lens_grid_minimum) {
-  kernel_lens::wasm::function_with_optional_arguments<2, kernel_lens::wasm::grid_minimum_js>("gridMinimum");
+  kernel_lens::wasm::bind_function<kernel_lens::wasm::grid_minimum_js>("gridMinimum", "bandwidths risks");
 }

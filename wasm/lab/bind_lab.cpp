@@ -146,11 +146,11 @@ val standardize_exercise_js(const val& config) {
 
 EMSCRIPTEN_BINDINGS(kernel_lens_lab) {
   using namespace kernel_lens::wasm;
-  emscripten::function("chapterConfig", &chapter_config_js);
-  function_with_optional_arguments<1, bias_variance_sweep_js>("biasVarianceSweep");
-  function_with_optional_arguments<1, exact_risk_js>("exactRisk");
-  function_with_optional_arguments<5, loo_curve_js>("looCurve");
-  function_with_optional_arguments<1, bandwidth_selection_js>("bandwidthSelection");
-  function_with_optional_arguments<1, standardize_exercise_js>("standardizeExercise");
-  emscripten::function("labMemoryUsage", &memory_usage);
+  bind_function<chapter_config_js>("chapterConfig", "");
+  bind_function<bias_variance_sweep_js>("biasVarianceSweep", "config?");
+  bind_function<exact_risk_js>("exactRisk", "config?");
+  bind_function<loo_curve_js>("looCurve", "keys values d bandwidths kernel?");
+  bind_function<bandwidth_selection_js>("bandwidthSelection", "config?");
+  bind_function<standardize_exercise_js>("standardizeExercise", "config?");
+  bind_function<memory_usage>("labMemoryUsage", "");
 }

@@ -22,16 +22,15 @@ type CoreFunction = (...args: unknown[]) => unknown;
 export type ModulePart = keyof typeof manifest;
 export type ModuleLoaders = Record<ModulePart, () => Promise<object>>;
 
-/// Embind marks the functions it exports with `argCount` (or an `overloadTable` when
-/// overloaded); runtime helpers and class constructors carry neither.
+/// The modules' boundary (wasm/boundary.js) marks each exported function with its parameter
+/// names (`kernelLensParameters`); runtime helpers and class constructors carry none.
 function exportedFunctions(module: object): Map<string, CoreFunction> {
   const table = new Map<string, CoreFunction>();
   const record = module as Record<string, unknown>;
   for (const name of Object.keys(record)) {
     const value = record[name];
     if (typeof value !== 'function' || !/^[a-z][A-Za-z0-9]*$/.test(name)) continue;
-    const marked = value as { argCount?: unknown; overloadTable?: unknown };
-    if (typeof marked.argCount === 'number' || marked.overloadTable !== undefined) {
+    if (Array.isArray((value as { kernelLensParameters?: unknown }).kernelLensParameters)) {
       table.set(name, value as CoreFunction);
     }
   }

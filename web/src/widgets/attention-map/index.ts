@@ -278,7 +278,10 @@ export default defineWidget({
         drawMap(frame);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        host.showError(`h = ${String(requested.h)} is refused: ${message}`);
+        // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
+        const text = typed.input.value.trim();
+        if (Number.isNaN(requested.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`);
+        else host.showError(`h = ${String(requested.h)} is refused: ${message}`);
       }
     }
 

@@ -1,0 +1,181 @@
+// The JavaScript boundary (wasm/common.hpp, wasm/boundary.js): argument counts, counts and sizes
+// as JavaScript numbers, arguments that run the caller's code, and messages in JavaScript's terms.
+// Each case failed before the boundary returned its errors instead of throwing them across wasm
+// frames (issue 16, items 1-3, 7, 8, 11, 13; issue 14, items 3 and 5).
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { loadKernelLens } from './load.mjs';
+
+const Q = [3.5];
+const K = [1, 3, 5];
+const V = [1.5, 2.8, 1.8];
+let kl;
+before(async () => {
+  kl = await loadKernelLens();
+});
+
+/// Both modules' memory use: wasm stack pointer, heap, malloc'd bytes and embind handles.
+function usage() {
+  return { core: kl.memoryUsage(), lab: kl.labMemoryUsage() };
+}
+
+function assertLookupAnswers() {
+  assert.equal(kl.attention(Q, K, V, 1, 1, 0.6).outputs[0].toFixed(4), '2.7412');
+}
+
+/// `call` throws `type` with a message matching `message` and shorter than 300 characters.
+function refuses(call, type, message) {
+  assert.throws(call, (error) => {
+    assert.equal(error.constructor, type, `${error.name}: ${error.message}`);
+    assert.match(error.message, message);
+    assert.ok(error.message.length < 300, `a short message: ${error.message.length} characters`);
+    return true;
+  });
+}
+
+describe('a call with too many or too few arguments is a short TypeError', () => {
+  test('free functions', () => {
+    refuses(() => kl.limits(1), TypeError, /^limits takes no arguments, got 1$/);
+    refuses(() => kl.attention(Q, K, V, 1, 1, 0.6, 'gaussian', 'error', 0, 0, 0), TypeError,
+      /^attention takes 6 to 8 arguments \(queries, keys, values, d, p, bandwidth, kernel\?, emptyRows\?\), got 11$/);
+    refuses(() => kl.olsWeights(K), TypeError, /^olsWeights takes 3 arguments \(keys, query, d\), got 1$/);
+    refuses(() => kl.parseCsv(), TypeError, /^parseCsv takes 1 argument \(text\), got 0$/);
+    refuses(() => kl.looCurve(K, V, 1, [1], 'gaussian', 7), TypeError, /^looCurve takes 4 to 5 arguments/);
+    refuses(() => kl.chapterDataset({}, {}), TypeError, /^chapterDataset takes 0 to 1 argument/);
+    assertLookupAnswers();
+  });
+
+  test('methods and the constructor, and a method of a deleted NumpyRandom', () => {
+    refuses(() => new kl.NumpyRandom(), TypeError, /^new NumpyRandom takes 1 argument \(seed\), got 0$/);
+    refuses(() => new kl.NumpyRandom(1, 2), TypeError, /got 2$/);
+    refuses(() => kl.NumpyRandom(1), TypeError, /must be called with new/);
+    const rng = new kl.NumpyRandom(7);
+    assert.ok(rng instanceof kl.NumpyRandom);
+    refuses(() => rng.random(), TypeError, /^NumpyRandom\.random takes 1 argument \(count\), got 0$/);
+    refuses(() => rng.uniform(0, 1, 2, 3), TypeError, /^NumpyRandom\.uniform takes 3 arguments/);
+    assert.equal(rng.random(3).length, 3);
+    rng.delete();
+    refuses(() => rng.random(3), TypeError, /^NumpyRandom\.random was called after delete\(\)/);
+    refuses(() => kl.NumpyRandom.prototype.random.call({}, 3), TypeError, /must be called on a NumpyRandom/);
+  });
+});
+
+describe('counts and sizes are checked as JavaScript numbers: nothing wraps to 32 bits', () => {
+  const cases = [
+    ['worlds 2^32 + 1000', () => kl.biasVarianceSweep({ worlds: 2 ** 32 + 1000, bandwidths: [0.5] }), /^worlds is 4294968296; the limit is/],
+    ['keys 2^32 + 3', () => kl.chapterDataset({ keys: 2 ** 32 + 3 }), /^keys is 4294967299; the limit is/],
+    ['linspace count 2^32', () => kl.linspace(0, 1, 2 ** 32), /^count is 4294967296; the limit is 4194304$/],
+    ['uniformLimit 2^31', () => kl.uniformLimit(2 ** 31), /^n is 2147483648; the limit is 4194304$/],
+    ['attention d 2^32', () => kl.attention(Q, K, V, 2 ** 32, 1, 0.6), /^d is 4294967296; the limit is 64$/],
+    ['attention p 2^32 + 1', () => kl.attention(Q, K, V, 1, 2 ** 32 + 1, 0.6), /^p is 4294967297; the limit is 64$/],
+    ['rowSoftmax n 2^32', () => kl.rowSoftmax([0, 1], 2 ** 32), /^n is 4294967296; the limit is/],
+    ['looCurve d 2^32', () => kl.looCurve(K, V, 2 ** 32, [1]), /^d is 4294967296; the limit is 64$/],
+    ['seed 2^53', () => kl.chapterDataset({ keySeed: 2 ** 53 }), /^keySeed must be an integer from 0 to 2\^53 - 1/],
+  ];
+  for (const [name, call, message] of cases) {
+    test(name, () => {
+      refuses(call, RangeError, message);
+      const start = usage();
+      for (let i = 0; i < 100; i++) assert.throws(call, RangeError);
+      assert.deepEqual(usage(), start);
+      assertLookupAnswers();
+    });
+  }
+
+  test('random(2^32) and friends', () => {
+    const rng = new kl.NumpyRandom(1);
+    try {
+      refuses(() => rng.random(2 ** 32), RangeError, /^count is 4294967296; the limit is 16777216$/);
+      refuses(() => rng.normal(0, 1, 2 ** 32 + 2), RangeError, /^count is 4294967298/);
+      refuses(() => rng.random(Infinity), RangeError, /^count must be an integer >= 0, got Infinity$/);
+      assert.equal(rng.random(2).length, 2);
+    } finally {
+      rng.delete();
+    }
+  });
+});
+
+describe('arguments that could run the caller\'s code are read before any wasm frame is live', () => {
+  test('a Float64Array subclass that overrides length is read with its real length', () => {
+    class Longer extends Float64Array {
+      get length() {
+        return 64;
+      }
+    }
+    kl.attention(new Float64Array(64).fill(1), new Float64Array(64).fill(2), new Float64Array(64).fill(3), 1, 1, 1);
+    const result = kl.attention(Longer.from(Q), Longer.from(K), Longer.from(V), 1, 1, 0.6);
+    assert.equal(result.outputs.length, 1);
+    assert.equal(result.weights.length, 3);
+    assert.equal(result.outputs[0].toFixed(4), '2.7412');
+    const own = new Float64Array([3.5]);
+    Object.defineProperty(own, 'length', { value: 50 });
+    assert.equal(kl.attention(own, K, V, 1, 1, 0.6).outputs.length, 1);
+  });
+
+  test('other typed arrays are read as numbers; BigInt arrays are refused', () => {
+    assert.equal(kl.attention(new Float32Array(Q), new Int32Array(K), V, 1, 1, 0.6).outputs[0].toFixed(4), '2.7412');
+    refuses(() => kl.attention(new BigInt64Array([3n]), K, V, 1, 1, 0.6), TypeError, /^queries must hold numbers, not BigInts/);
+    refuses(() => kl.attention([3.5, '1'], K, V, 1, 1, 0.6), TypeError, /^queries\[1\] must be a number, got string$/);
+  });
+
+  test('a config whose ownKeys throws, or a getter that throws, leaks nothing', () => {
+    const start = usage();
+    const hostile = new Proxy({}, {
+      ownKeys() {
+        throw new Error('ownKeys refused');
+      },
+    });
+    const getter = { get keys() { throw new Error('getter refused'); } };
+    const array = new Proxy([1, 2], { get(target, key) { if (key === '0') throw new Error('index refused'); return Reflect.get(target, key); } });
+    for (let i = 0; i < 2000; i++) {
+      assert.throws(() => kl.biasVarianceSweep(hostile), /ownKeys refused/);
+      assert.throws(() => kl.chapterDataset(getter), /getter refused/);
+      assert.throws(() => kl.truth(array), /index refused/);
+    }
+    assert.deepEqual(usage(), start);
+    assertLookupAnswers();
+  });
+});
+
+describe('messages speak JavaScript', () => {
+  test('the core\'s field names become the API\'s names', () => {
+    refuses(() => kl.chapterDataset({ keyLow: 2, keyHigh: 1 }), RangeError, /keyLow.*keyHigh/);
+    refuses(() => kl.bandwidthSelection({ curvePoints: 0 }), RangeError, /^curvePoints must be at least 1/);
+    refuses(() => kl.standardizeExercise({ featureScales: [1, 0] }), RangeError, /^featureScales\[1\] must be positive/);
+    refuses(() => kl.attention(Q, K, V, 1, 1, 0.6, 'gaussian', 'closest'), RangeError, /^emptyRows must be "error" or "nearest", got "closest"$/);
+    refuses(() => kl.rowSoftmax([NaN, 0], 2), RangeError, /^scores\[0, 0\] must be finite or -Infinity, got NaN$/);
+    refuses(() => kl.attention(Q, K, V, 1, 1, Infinity), RangeError, /got Infinity$/);
+  });
+
+  test('a Gaussian whose scores all overflow is not told about supports or emptyRows', () => {
+    for (const h of [1e-160, 1e-155]) {
+      assert.throws(() => kl.attention([0], [1, 2], [1, 2], 1, 1, h), (error) => {
+        assert.equal(error.name, 'RangeError');
+        assert.doesNotMatch(error.message, /support|emptyRows|nearest/);
+        assert.match(error.message, /gaussian.*overflows.*wider bandwidth/);
+        return true;
+      });
+    }
+    refuses(() => kl.attention([0], [1, 2], [1, 2], 1, 1, 0.5, 'tricube'), RangeError, /support of the tricube kernel.*emptyRows to "nearest"/);
+  });
+
+  test('a bandwidth whose temperature overflows says so instead of "got inf"', () => {
+    refuses(() => kl.temperatureFromBandwidth(1e308), RangeError, /^bandwidth 1e\+308 is too large: its temperature 2h\^2 overflows/);
+    assert.equal(kl.temperatureFromBandwidth(9e153) > 0, true);
+  });
+});
+
+test('a failed call leaves the wasm stack pointer where it was', () => {
+  const start = usage();
+  assert.equal(typeof start.core.stackPointer, 'number');
+  assert.equal(typeof start.lab.stackPointer, 'number');
+  for (let i = 0; i < 1000; i++) {
+    assert.throws(() => kl.attention(Q, K, V, 1, 1, -1), RangeError);
+    assert.throws(() => kl.parseCsv('x,y\n1,a\n'), RangeError);
+    assert.throws(() => new kl.NumpyRandom(-1), RangeError);
+    assert.throws(() => kl.looCurve(K, V, 1, [-1]), RangeError);
+  }
+  assert.deepEqual(usage(), start);
+  assertLookupAnswers();
+});
