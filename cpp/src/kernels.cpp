@@ -64,7 +64,7 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
   const double h2 = bandwidth * bandwidth;
   if (h2 == 0.0)
     throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
-                                " is too small to represent: h^2 underflows to 0 and the scores become 0/0");
+                                " is too small: 2h^2 underflows to 0 and the scores become 0/0");
   switch (kernel) {
     case Kernel::Gaussian:
       if (std::isnormal(2.0 * h2)) {

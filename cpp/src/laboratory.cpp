@@ -398,7 +398,7 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
   for (const double bandwidth : bandwidths)
     if (bandwidth * bandwidth == 0.0)
       throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
-                                  " is too small to represent: h^2 underflows to 0 and the scores become 0/0");
+                                  " is too small: 2h^2 underflows to 0 and the scores become 0/0");
 
   /// One row of squared distances at a time, shared by every bandwidth: no n x n matrix.
   const RowMatrix keys_transposed = keys.transpose();

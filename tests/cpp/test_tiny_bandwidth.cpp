@@ -83,7 +83,7 @@ TEST_CASE("the leave-one-out curve agrees with attention at a tiny bandwidth", "
     }
     REQUIRE(curve(0) == Approx(total / 3.0).epsilon(1e-15));
   }
-  REQUIRE_THROWS_WITH(loo_curve(keys, values, {1e-200}, Kernel::Gaussian), Contains("too small to represent"));
+  REQUIRE_THROWS_WITH(loo_curve(keys, values, {1e-200}, Kernel::Gaussian), Contains("too small: 2h^2 underflows to 0"));
 }
 
 TEST_CASE("a temperature that overflows is named as such", "[validation]") {

@@ -1,8 +1,9 @@
 #pragma once
 /// \f$ e^x \f$ for a block of x <= 0, written as plain arithmetic so the compiler vectorises it
-/// (wasm SIMD, SSE): the leave-one-out curve evaluates n^2 kernels per bandwidth and a libm call
+/// (clang: wasm SIMD): the leave-one-out curve evaluates n^2 kernels per bandwidth and a libm call
 /// per kernel was most of its time. Within 4e-16 relative of std::exp; x < -708 (where e^x is
 /// below 2^-1022, negligible beside the nearest key's weight 1) gives 0.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -18,7 +19,9 @@ inline void exp_nonpositive(double* x, std::ptrdiff_t n) {
   constexpr double shifter = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
   constexpr double smallest = -708.0;
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const double v = x[i];
+    // Clamped first, so no intermediate below is subnormal, infinite or NaN (slow paths on some CPUs).
+    const double in = x[i];
+    const double v = in > smallest ? in : smallest;
     const double shifted = v * log2e + shifter;
     std::uint64_t bits;
     std::memcpy(&bits, &shifted, sizeof bits);
@@ -41,7 +44,8 @@ inline void exp_nonpositive(double* x, std::ptrdiff_t n) {
     const std::uint64_t scale_bits = (bits + 1023u) << 52;
     double scale;
     std::memcpy(&scale, &scale_bits, sizeof scale);
-    x[i] = v < smallest ? 0.0 : p * scale;
+    const double result = p * scale;  // finite and normal for v >= smallest
+    x[i] = in < smallest ? 0.0 : result;
   }
 }
 
