@@ -139,6 +139,7 @@ test('an uploaded binary file is refused; an uploaded table is used', async () =
 test('duplicate keys are accepted with a warning naming the rows', async () => {
   const { page } = await openWidget();
   await submit(page, 'x,y\n1,1\n2,2\n1,3\n');
+  await waitForText(page.getByTestId('data-warnings'), /same key/);
   await waitForText(page.getByTestId('data-summary'), /^3 rows; 1 key column \(x\)/);
   assert.equal(
     await page.getByTestId('data-warnings').textContent(),
@@ -356,14 +357,25 @@ test('uploads: UTF-16 with a byte-order mark is read; Latin-1 and unmarked UTF-1
   );
 });
 
+/// Submits text built inside the page from UTF-16 code units: the DevTools protocol carries
+/// strings as UTF-8 and would replace a lone surrogate before the page ever saw it.
+async function submitUnits(page, text) {
+  const units = Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
+  await page.evaluate((codes) => {
+    const area = document.querySelector('[data-testid="csv-text"]');
+    area.value = String.fromCharCode(...codes);
+    [...document.querySelectorAll('button')].find((b) => b.textContent === 'Use this data').click();
+  }, units);
+}
+
 test('a lone surrogate is named where it stands and never swallows the comma after it', async () => {
   const { page, errors } = await openWidget();
-  await submit(page, 'x,y\n1,2\n3\uD83D,4\n');
+  await submitUnits(page, 'x,y\n1,2\n3\uD83D,4\n');
   await assertRefused(
     page,
     'row 3, column 1: U+D83D is a lone surrogate, half of a UTF-16 pair and not a character (the text was cut inside a character); only plain text tables are accepted',
   );
-  await submit(page, 'x,y\n1,2\n3,\uDE00\n');
+  await submitUnits(page, 'x,y\n1,2\n3,\uDE00\n');
   await assertRefused(
     page,
     'row 3, column 2: U+DE00 is a lone surrogate, half of a UTF-16 pair and not a character (the text was cut inside a character); only plain text tables are accepted',
