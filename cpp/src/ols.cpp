@@ -159,15 +159,26 @@ class HatWeights {
   std::vector<Eigen::Index> permutation_;
 };
 
+void check_work_for(const MatrixRef& keys, Eigen::Index query_count) {
+  const auto n = static_cast<double>(keys.rows());
+  const auto k = static_cast<double>(keys.cols() + 1);
+  check_work(n * k * k + static_cast<double>(query_count) * n * k, "the OLS weights",
+             "keys x (d + 1)^2 + queries x keys x (d + 1) = " + std::to_string(keys.rows()) + " x " +
+                 std::to_string(keys.cols() + 1) + "^2 + " + std::to_string(query_count) + " x " +
+                 std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + 1));
+}
+
 void check_queries(const MatrixRef& keys, const MatrixRef& queries) {
   check_score_shapes(queries, keys);
   check_finite(queries, "queries");
+  check_work_for(keys, queries.rows());
 }
 
 }  // namespace
 
 Vector ols_weights(const MatrixRef& keys, const VectorRef& query) {
   check_query(query, keys);
+  check_work_for(keys, 1);
   const RowMatrix query_row = query.transpose();
   return HatWeights(keys)(query_row).row(0).transpose();
 }
