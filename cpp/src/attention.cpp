@@ -88,7 +88,7 @@ double temperature_from_bandwidth(double bandwidth) {
                             "double precision above h = " + format_number(std::sqrt(std::numeric_limits<double>::max() / 2.0)));
   if (temperature == 0.0)
     throw std::domain_error("bandwidth " + format_number(bandwidth) +
-                            " is too small to represent: its temperature 2h^2 underflows to 0");
+                            " is too small: 2h^2 underflows to 0, so the temperature is 0 and the scores become 0/0");
   return temperature;
 }
 
