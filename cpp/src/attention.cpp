@@ -1,6 +1,7 @@
 #include "kernel_lens/attention.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -48,25 +49,24 @@ RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, dou
   check_finite(keys, "keys");
   const RowMatrix keys_transposed = keys.transpose();
   RowMatrix weights(queries.rows(), keys.rows());
+  Eigen::RowVectorXd distances(keys.rows());
   for (Eigen::Index r = 0; r < queries.rows(); ++r) {
     auto row = weights.row(r);
-    squared_distance_row(queries.row(r), keys_transposed, row);
-    log_kernel_inplace(row, bandwidth, kernel);
-    if (softmax_row_inplace(row)) continue;
+    squared_distance_row(queries.row(r), keys_transposed, distances);
+    if (kernel_weights_row(distances, bandwidth, kernel, row)) continue;
     if (empty_rows == EmptyRowPolicy::Error) {
-      // A kernel without compact support has no empty rows, only scores that overflow: saying
+      // A kernel without compact support has no empty rows, only distances that overflow: saying
       // "support" or suggesting the nearest-key policy would send the reader the wrong way.
       if (!has_compact_support(kernel))
         throw std::domain_error("query row " + std::to_string(r) + " has no finite score with the " +
                                 kernel_name(kernel) + " kernel at bandwidth " + format_number(bandwidth) +
-                                ": the bandwidth is so small that every key's scaled distance overflows "
-                                "double precision; expected a wider bandwidth");
+                                ": every key's squared distance overflows double precision");
       throw std::domain_error("query row " + std::to_string(r) + " has no key inside the support of the " +
                               kernel_name(kernel) + " kernel with bandwidth " + format_number(bandwidth) +
                               "; expected at least one key closer than the bandwidth (widen it, or set "
                               "empty_rows to \"nearest\")");
     }
-    squared_distance_row(queries.row(r), keys_transposed, row);
+    row = distances;
     nearest_limit_inplace(row);
   }
   return weights;
@@ -76,6 +76,10 @@ AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const
                           double bandwidth, Kernel kernel, EmptyRowPolicy empty_rows) {
   check_bandwidth(bandwidth);
   check_attention_shapes(queries, keys, values);
+  check_work(static_cast<double>(queries.rows()) * static_cast<double>(keys.rows()) *
+                 static_cast<double>(keys.cols() + values.cols() + 1),
+             "attention", "queries x keys x (d + p + 1) = " + std::to_string(queries.rows()) + " x " +
+                              std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + values.cols() + 1));
   check_finite(values, "values");
   AttentionResult result;
   result.weights = attention_weights(queries, keys, bandwidth, kernel, empty_rows);
@@ -87,12 +91,11 @@ double temperature_from_bandwidth(double bandwidth) {
   check_bandwidth(bandwidth);
   const double temperature = 2.0 * bandwidth * bandwidth;
   if (!std::isfinite(temperature))
-    throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
-                                " is too large: its temperature 2h^2 overflows double precision (the "
-                                "largest bandwidth with a finite temperature is about 9.48e+153)");
+    throw std::domain_error("bandwidth " + format_number(bandwidth) + " has no finite temperature: 2h^2 overflows "
+                            "double precision above h = " + format_number(std::sqrt(std::numeric_limits<double>::max() / 2.0)));
   if (temperature == 0.0)
-    throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
-                                " is too small: its temperature 2h^2 underflows to 0");
+    throw std::domain_error("bandwidth " + format_number(bandwidth) +
+                            " is too small: 2h^2 underflows to 0, so the temperature is 0 and the scores become 0/0");
   return temperature;
 }
 

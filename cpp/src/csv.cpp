@@ -112,6 +112,20 @@ class Tokenizer {
       if (lead == 0xF0) low = 0x90;
       if (lead == 0xF4) high = 0x8F;
     }
+    if (lead == 0xED && pos_ + 2 < text_.size()) {
+      const auto second = static_cast<unsigned char>(text_[pos_ + 1]);
+      const auto third = static_cast<unsigned char>(text_[pos_ + 2]);
+      if (second >= 0xA0 && second <= 0xBF && third >= 0x80 && third <= 0xBF) {
+        constexpr char hex_digits[] = "0123456789ABCDEF";
+        const unsigned unit = 0xD000u | ((second & 0x3Fu) << 6) | (third & 0x3Fu);
+        std::string code = "U+";
+        for (int shift = 12; shift >= 0; shift -= 4) code += hex_digits[(unit >> shift) & 0xF];
+        throw CsvError(at(row, column) + ": " + code +
+                           " is a lone surrogate, half of a UTF-16 pair and not a character (the text was cut "
+                           "inside a character); only plain text tables are accepted",
+                       row, column);
+      }
+    }
     if (pos_ + length > text_.size()) binary(row, column, "a byte is not valid UTF-8");
     for (std::size_t k = 1; k < length; ++k) {
       const auto next = static_cast<unsigned char>(text_[pos_ + k]);
@@ -332,6 +346,39 @@ std::optional<std::string> duplicate_warning(const RowMatrix& keys, const std::v
 }
 
 }  // namespace
+
+std::string utf8_from_utf16(std::u16string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto put = [&](unsigned code) {
+    if (code < 0x80) {
+      out.push_back(static_cast<char>(code));
+    } else if (code < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else if (code < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    }
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned unit = text[i];
+    const bool high = unit >= 0xD800 && unit <= 0xDBFF;
+    if (high && i + 1 < text.size() && text[i + 1] >= 0xDC00 && text[i + 1] <= 0xDFFF) {
+      put(0x10000 + ((unit - 0xD800) << 10) + (static_cast<unsigned>(text[i + 1]) - 0xDC00));
+      ++i;
+      continue;
+    }
+    put(unit);  // a lone surrogate included: its WTF-8 form
+  }
+  return out;
+}
 
 void check_csv_size(std::size_t bytes, bool at_least) {
   if (bytes > CsvLimits::max_bytes)

@@ -86,6 +86,14 @@ void SelectionConfig::check() const {
   lab.query_low = query_low;
   lab.query_high = query_high;
   lab.check();
+  const auto n = static_cast<double>(train);
+  const auto bandwidths_count = static_cast<double>(bandwidths.size());
+  check_work(bandwidths_count * n * (n + static_cast<double>(validation + test)) + loo_cost(train, 1, bandwidths.size()) +
+                 3.0 * static_cast<double>(curve_points) * n,
+             "the bandwidth selection",
+             "bandwidths x train x (train + validation + test) + the leave-one-out curve + 3 curves x curve_points x "
+             "train, with " + std::to_string(bandwidths.size()) + " bandwidths, " + std::to_string(train) +
+                 " training points");
 }
 
 SelectionResult bandwidth_selection(const SelectionConfig& config) {
@@ -156,10 +164,21 @@ void StandardizeConfig::check() const {
   if (!std::isfinite(noise) || noise < 0.0)
     throw std::invalid_argument("noise must be finite and >= 0, got " + format_number(noise));
   check_bandwidth(bandwidth);
-  for (std::size_t j = 0; j < 2; ++j)
-    if (!std::isfinite(feature_scales[j]) || feature_scales[j] <= 0.0)
+  for (std::size_t j = 0; j < 2; ++j) {
+    const double scale = feature_scales[j];
+    if (!std::isfinite(scale) || scale <= 0.0)
       throw std::invalid_argument("feature_scales[" + std::to_string(j) + "] must be positive and finite, got " +
-                                  format_number(feature_scales[j]));
+                                  format_number(scale));
+    const std::string name = "feature_scales[" + std::to_string(j) + "] = " + format_number(scale);
+    if (scale > max_feature_scale)
+      throw std::domain_error(name + " overflows: the keys reach 3 x the scale and their squared differences "
+                              "(36 x scale^2) exceed double precision; the scale must be at most " +
+                              format_number(max_feature_scale));
+    if (scale < min_feature_scale)
+      throw std::domain_error(name + " underflows: the squared differences of the keys fall below double "
+                              "precision's normal range; the scale must be at least " +
+                              format_number(min_feature_scale));
+  }
 }
 
 Vector truth_2d(const MatrixRef& natural) {

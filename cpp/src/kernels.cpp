@@ -6,6 +6,7 @@
 
 #include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
+#include "kernel_lens/softmax.hpp"
 
 namespace kernel_lens {
 
@@ -66,15 +67,19 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
                                 " is too small: 2h^2 underflows to 0 and the scores become 0/0");
   switch (kernel) {
     case Kernel::Gaussian:
-      if (std::isfinite(2.0 * h2)) {
+      if (std::isnormal(2.0 * h2)) {
         row = -row / (2.0 * h2);
         break;
       }
-      // 2h^2 overflows: -(d/h)^2 / 2 stays exact for every finite squared distance.
+      // 2h^2 overflows, or is subnormal and has lost precision: -(sqrt(D)/h)^2 / 2 stays exact.
       for (auto& x : row) {
-        if (!std::isfinite(x))
-          throw std::domain_error("a squared distance and 2h^2 both overflow double precision (bandwidth " +
-                                  format_number(bandwidth) + "), so their ratio is undefined; rescale the inputs");
+        if (!std::isfinite(x)) {
+          if (!std::isfinite(2.0 * h2))
+            throw std::domain_error("a squared distance and 2h^2 both overflow double precision (bandwidth " +
+                                    format_number(bandwidth) + "), so their ratio is undefined; rescale the inputs");
+          x = minus_infinity;
+          continue;
+        }
         const double u = std::sqrt(x) / bandwidth;
         x = -0.5 * u * u;
       }
@@ -83,9 +88,16 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
       row = -row.sqrt() / bandwidth;
       break;
     case Kernel::Epanechnikov:
+      if (std::isnormal(h2)) {
+        for (auto& x : row) {
+          const double u2 = x / h2;
+          x = u2 < 1.0 ? std::log1p(-u2) : minus_infinity;
+        }
+        break;
+      }
       for (auto& x : row) {
-        const double u2 = x / h2;
-        x = u2 < 1.0 ? std::log1p(-u2) : minus_infinity;
+        const double u = std::sqrt(x) / bandwidth;
+        x = u < 1.0 ? std::log1p(-u * u) : minus_infinity;
       }
       break;
     case Kernel::Tricube:
@@ -95,6 +107,43 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
       }
       break;
   }
+}
+
+void relative_log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel,
+                                 Eigen::Index left_out) {
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  auto row = squared_distances.array();
+  if (left_out >= 0) row(left_out) = infinity;
+  if (has_compact_support(kernel)) {
+    log_kernel_inplace(squared_distances, bandwidth, kernel);
+    return;
+  }
+  const double nearest = row.minCoeff();
+  if (!std::isfinite(nearest))
+    throw std::domain_error("every squared distance overflows double precision (the points lie more than about "
+                            "1e154 apart); rescale the inputs");
+  if (kernel == Kernel::Gaussian) {
+    for (auto& x : row) {
+      const double u = std::sqrt(x - nearest) / bandwidth;
+      x = -0.5 * u * u;
+    }
+  } else {
+    const double root = std::sqrt(nearest);
+    for (auto& x : row) x = -(std::sqrt(x) - root) / bandwidth;
+  }
+  if (left_out >= 0) row(left_out) = -infinity;
+}
+
+bool kernel_weights_row(const RowVectorRef& squared_distances, double bandwidth, Kernel kernel,
+                        RowVectorOut weights, Eigen::Index left_out) {
+  weights = squared_distances;
+  log_kernel_inplace(weights, bandwidth, kernel);
+  if (left_out >= 0) weights(left_out) = -std::numeric_limits<double>::infinity();
+  if (softmax_row_inplace(weights)) return true;
+  if (has_compact_support(kernel)) return false;
+  weights = squared_distances;
+  relative_log_kernel_inplace(weights, bandwidth, kernel, left_out);
+  return softmax_row_inplace(weights);
 }
 
 RowMatrix squared_distances(const MatrixRef& queries, const MatrixRef& keys) {

@@ -9,6 +9,7 @@
 
 #include "kernel_lens/attention.hpp"
 #include "kernel_lens/cold.hpp"
+#include "kernel_lens/detail/exp_block.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
 #include "kernel_lens/softmax.hpp"
@@ -172,8 +173,20 @@ KERNEL_LENS_COLD Vector linspace(double start, double stop, std::size_t count) {
     out(0) = start;
     return out;
   }
-  const double step = (stop - start) / static_cast<double>(count - 1);
-  for (std::size_t i = 0; i < count; ++i) out(static_cast<Eigen::Index>(i)) = start + static_cast<double>(i) * step;
+  const auto intervals = static_cast<double>(count - 1);
+  if (std::isfinite(stop - start)) {
+    const double step = (stop - start) / intervals;
+    for (std::size_t i = 0; i < count; ++i) out(static_cast<Eigen::Index>(i)) = start + static_cast<double>(i) * step;
+  } else {
+    // stop - start overflows (ends of opposite sign near the largest double): weigh each end
+    // separately, start (n-1-i)/(n-1) + stop i/(n-1), where no term exceeds its end.
+    const double first = start / intervals;
+    const double last = stop / intervals;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto k = static_cast<double>(i);
+      out(static_cast<Eigen::Index>(i)) = first * (intervals - k) + last * k;
+    }
+  }
   out(static_cast<Eigen::Index>(count - 1)) = stop;
   return out;
 }
@@ -206,6 +219,18 @@ KERNEL_LENS_COLD std::vector<RiskRow> finite_rows(std::vector<RiskRow> rows) {
 }  // namespace
 
 std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
+  config.check();
+  {
+    const auto keys = static_cast<double>(config.keys);
+    const auto bandwidths = static_cast<double>(config.bandwidths.size());
+    check_work(keys * keys * static_cast<double>(config.worlds) / 2.0 +
+                   bandwidths * static_cast<double>(config.queries) * keys * (keys + 2.0),
+               "the bias/variance sweep",
+               "keys^2 x worlds / 2 for the covariance + bandwidths x queries x keys x (keys + 2) = " +
+                   std::to_string(config.keys) + "^2 x " + std::to_string(config.worlds) + " / 2 + " +
+                   std::to_string(config.bandwidths.size()) + " x " + std::to_string(config.queries) + " x " +
+                   std::to_string(config.keys) + " x " + std::to_string(config.keys + 2));
+  }
   const ChapterDataset data = chapter_dataset(config);
   /// Y = f(K) + E, E ~ N(0, noise^2), (worlds, keys) drawn row-major.
   RowMatrix responses = NumpyRandom(config.monte_carlo_seed).normal(0.0, config.noise, config.worlds, config.keys);
@@ -227,7 +252,7 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
     const Eigen::MatrixXd weights = grid_gaussian_weights(data.keys, data.queries, bandwidth, farthest);
     const Vector bias = weights * mean_response - data.truth_at_queries;
     weighted_covariance.noalias() = weights * covariance;
-    RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth), bias.squaredNorm() / m,
+    RiskRow row{bandwidth, 2.0 * bandwidth * bandwidth, bias.squaredNorm() / m,
                 weighted_covariance.cwiseProduct(weights).sum() / m, 0.0};
     row.mse = row.bias2 + row.variance;
     rows.push_back(row);
@@ -236,6 +261,11 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
 }
 
 std::vector<RiskRow> exact_risk(const LabConfig& config) {
+  config.check();
+  check_work(static_cast<double>(config.bandwidths.size()) * static_cast<double>(config.queries) *
+                 static_cast<double>(config.keys),
+             "the exact risk", "bandwidths x queries x keys = " + std::to_string(config.bandwidths.size()) + " x " +
+                                   std::to_string(config.queries) + " x " + std::to_string(config.keys));
   const ChapterDataset data = chapter_dataset(config);
   const Eigen::Index m = data.queries.size();
   const double farthest = farthest_nearest_key(data.keys, data.queries);
@@ -262,7 +292,7 @@ std::vector<RiskRow> exact_risk(const LabConfig& config) {
       s2(r) = g.squaredNorm();
     }
     const Eigen::ArrayXd bias = s1 / s0 - data.truth_at_queries.array();
-    RiskRow row{bandwidth, temperature_from_bandwidth(bandwidth), bias.square().mean(),
+    RiskRow row{bandwidth, 2.0 * bandwidth * bandwidth, bias.square().mean(),
                 noise2 * (s2 / s0.square()).mean(), 0.0};
     row.mse = row.bias2 + row.variance;
     rows.push_back(row);
@@ -270,8 +300,85 @@ std::vector<RiskRow> exact_risk(const LabConfig& config) {
   return finite_rows(std::move(rows));
 }
 
+namespace {
+
+/// Sums of one leave-one-out row at one bandwidth: \f$ S = \sum_j g_j \f$ and
+/// \f$ S_v = \sum_j g_j v_j \f$ with g the unnormalised kernel weights relative to the nearest
+/// other key (that key has g = 1), so the prediction is S_v / S. `distances` holds D_ij with
+/// D_ii = +inf (the left-out point), `roots` their square roots (Laplacian and tricube only),
+/// `nearest` and `nearest_root` the row's minima over j != i.
+struct LooSums {
+  double weights = 0.0;
+  double weighted_values = 0.0;
+};
+
+/// S and S_v of unnormalised weights g:(n), four running sums each.
+LooSums weight_sums(const double* g, const double* values, Eigen::Index n) {
+  double s[4] = {0.0, 0.0, 0.0, 0.0};
+  double sv[4] = {0.0, 0.0, 0.0, 0.0};
+  Eigen::Index j = 0;
+  for (; j + 4 <= n; j += 4)
+    for (int k = 0; k < 4; ++k) {
+      s[k] += g[j + k];
+      sv[k] += g[j + k] * values[j + k];
+    }
+  for (; j < n; ++j) {
+    s[0] += g[j];
+    sv[0] += g[j] * values[j];
+  }
+  return {(s[0] + s[1]) + (s[2] + s[3]), (sv[0] + sv[1]) + (sv[2] + sv[3])};
+}
+
+/// `buffer` (n) is scratch space.
+LooSums loo_sums(const double* distances, const double* roots, const double* values, Eigen::Index n,
+                 double nearest, double nearest_root, double bandwidth, Kernel kernel, double* buffer) {
+  const double h2 = bandwidth * bandwidth;
+  switch (kernel) {
+    case Kernel::Gaussian: {
+      const double rate = 1.0 / (2.0 * h2);
+      if (std::isnormal(2.0 * h2) && std::isnormal(rate)) {
+        for (Eigen::Index j = 0; j < n; ++j) buffer[j] = (nearest - distances[j]) * rate;
+      } else {
+        // 2h^2 or its reciprocal leaves the normal range: -(sqrt(D - D_min)/h)^2 / 2 stays exact.
+        for (Eigen::Index j = 0; j < n; ++j) {
+          const double u = std::sqrt(distances[j] - nearest) / bandwidth;
+          buffer[j] = -0.5 * u * u;
+        }
+      }
+      detail::exp_nonpositive(buffer, n);
+      return weight_sums(buffer, values, n);
+    }
+    case Kernel::Laplacian:
+      for (Eigen::Index j = 0; j < n; ++j) buffer[j] = -(roots[j] - nearest_root) / bandwidth;
+      detail::exp_nonpositive(buffer, n);
+      return weight_sums(buffer, values, n);
+    case Kernel::Epanechnikov:
+      for (Eigen::Index j = 0; j < n; ++j) {
+        const double u2 = std::isnormal(h2) ? distances[j] / h2 : (roots[j] / bandwidth) * (roots[j] / bandwidth);
+        buffer[j] = u2 < 1.0 ? 1.0 - u2 : 0.0;
+      }
+      return weight_sums(buffer, values, n);
+    case Kernel::Tricube:
+      for (Eigen::Index j = 0; j < n; ++j) {
+        const double u = roots[j] / bandwidth;
+        const double t = 1.0 - u * u * u;
+        buffer[j] = u < 1.0 ? t * t * t : 0.0;
+      }
+      return weight_sums(buffer, values, n);
+  }
+  return {};
+}
+
+}  // namespace
+
+double loo_cost(std::size_t keys, std::size_t dimension, std::size_t bandwidths) {
+  const auto n = static_cast<double>(keys);
+  return n * n * (static_cast<double>(dimension) + static_cast<double>(bandwidths));
+}
+
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
                  Kernel kernel) {
+  check_matrix_shape(keys, "keys");
   check_finite(keys, "keys");
   check_finite(values, "values");
   if (keys.rows() < 2) throw std::invalid_argument("keys must have at least 2 rows for leave-one-out, got " +
@@ -281,27 +388,50 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
                                 ", got " + std::to_string(values.size()));
   if (bandwidths.empty()) throw std::invalid_argument("bandwidths must not be empty");
   check_size(bandwidths.size(), Limits::max_bandwidths, "bandwidths");
-  check_cells(static_cast<std::size_t>(keys.rows()), static_cast<std::size_t>(keys.rows()), "keys x keys");
   for (std::size_t i = 0; i < bandwidths.size(); ++i)
     check_bandwidth(bandwidths[i], ("bandwidths[" + std::to_string(i) + "]").c_str());
-
   const auto n = keys.rows();
-  Vector curve(static_cast<Eigen::Index>(bandwidths.size()));
-  for (std::size_t b = 0; b < bandwidths.size(); ++b) {
-    RowMatrix weights = log_scores(keys, keys, bandwidths[b], kernel);
-    weights.diagonal().setConstant(-std::numeric_limits<double>::infinity());
-    double total = 0.0;
-    for (Eigen::Index i = 0; i < n && !std::isnan(total); ++i) {
-      if (!softmax_row_inplace(weights.row(i))) {
-        total = std::numeric_limits<double>::quiet_NaN();
-        break;
+  check_work(loo_cost(static_cast<std::size_t>(n), static_cast<std::size_t>(keys.cols()), bandwidths.size()),
+             "the leave-one-out curve",
+             std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(keys.cols()) +
+                 " features + " + std::to_string(bandwidths.size()) + " bandwidths)");
+  for (const double bandwidth : bandwidths)
+    if (bandwidth * bandwidth == 0.0)
+      throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
+                                  " is too small: 2h^2 underflows to 0 and the scores become 0/0");
+
+  /// One row of squared distances at a time, shared by every bandwidth: no n x n matrix.
+  const RowMatrix keys_transposed = keys.transpose();
+  const bool need_roots = kernel != Kernel::Gaussian;
+  Eigen::RowVectorXd distances(n);
+  Eigen::RowVectorXd roots(need_roots ? n : 0);
+  Eigen::RowVectorXd buffer(n);
+  const Vector contiguous_values = values;
+  const auto count = static_cast<Eigen::Index>(bandwidths.size());
+  Vector squared_errors = Vector::Zero(count);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    squared_distance_row(keys.row(i), keys_transposed, distances);
+    distances(i) = std::numeric_limits<double>::infinity();
+    const double nearest = distances.minCoeff();
+    if (!std::isfinite(nearest))
+      throw std::domain_error("every squared distance from key row " + std::to_string(i) +
+                              " overflows double precision (the keys lie more than about 1e154 apart); rescale "
+                              "the keys");
+    if (need_roots) roots = distances.cwiseSqrt();
+    const double nearest_root = std::sqrt(nearest);
+    for (Eigen::Index b = 0; b < count; ++b) {
+      if (std::isnan(squared_errors(b))) continue;
+      const LooSums sums = loo_sums(distances.data(), roots.data(), contiguous_values.data(), n, nearest,
+                                    nearest_root, bandwidths[static_cast<std::size_t>(b)], kernel, buffer.data());
+      if (!(sums.weights > 0.0)) {
+        squared_errors(b) = std::numeric_limits<double>::quiet_NaN();
+        continue;
       }
-      const double residual = weights.row(i).dot(values) - values(i);
-      total += residual * residual;
+      const double residual = sums.weighted_values / sums.weights - values(i);
+      squared_errors(b) += residual * residual;
     }
-    curve(static_cast<Eigen::Index>(b)) = total / static_cast<double>(n);
   }
-  return curve;
+  return squared_errors / static_cast<double>(n);
 }
 
 }  // namespace kernel_lens

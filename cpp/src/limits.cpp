@@ -113,6 +113,26 @@ void check_cells(std::size_t rows, std::size_t cols, const char* name) {
                             std::to_string(Limits::max_cells));
 }
 
+namespace {
+
+/// 1234567 -> "1,234,567"; above 2^53 in scientific notation.
+std::string grouped(double count) {
+  if (!(count < 9007199254740992.0)) return format_number(count);
+  std::string digits = std::to_string(static_cast<unsigned long long>(count));
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
+}  // namespace
+
+void check_work(double cost, const char* what, const std::string& formula) {
+  if (cost > Limits::max_work)
+    throw std::length_error(std::string(what) + " would take " + grouped(cost) +
+                            " kernel evaluations and multiply-adds (" + formula + "); the budget is " +
+                            grouped(Limits::max_work) + " per call");
+}
+
 void check_matrix_shape(const MatrixRef& matrix, const char* name) {
   if (matrix.rows() == 0) throw std::invalid_argument(std::string(name) + " must have at least one row");
   if (matrix.cols() == 0)

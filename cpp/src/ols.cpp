@@ -16,8 +16,10 @@ namespace {
 /// Columns of R whose pivot falls below this fraction of the largest one count as dependent.
 constexpr double kRankTolerance = 1e-10;
 
-/// \f$ \lambda \f$ is unchanged by an invertible affine map of the features (the intercept keeps
-/// the column space), so keys and queries are standardised first: \f$ z = (x - \mu)/\sigma \f$.
+/// \f$ \lambda \f$ is unchanged by an invertible affine map of each feature (the intercept keeps
+/// the column space), so keys and queries are standardised first, \f$ z = (x/u - c)/s \f$ with
+/// u = max |x|, c and s the mean and rms spread of x/u: the weights then do not depend on the
+/// features' units, from 1e-300 to 1e300 alike.
 /// Then \f$ \tilde Z P = QR \f$ by Householder reflections with column pivoting, and
 /// \f$ \lambda = Q R^{-\top} P^\top \tilde z \f$. The design is n x (d + 1) with d <= 64, so plain
 /// loops over its columns do the work.
@@ -31,12 +33,27 @@ class HatWeights {
     if (n < d + 1)
       throw std::domain_error("OLS needs at least d + 1 = " + std::to_string(d + 1) + " keys, got " +
                               std::to_string(n) + "; the design matrix with its intercept is rank-deficient");
-    mean_ = keys.colwise().mean();
-    scale_ = (keys.rowwise() - mean_).colwise().norm() / std::sqrt(static_cast<double>(n));
-    for (Eigen::Index c = 0; c < d; ++c)
-      if (!(scale_(c) > 0.0))
+    /// Per feature: unit u = max |x| (so x / u lies in [-1, 1] and nothing below overflows or
+    /// underflows when squared), centre c = mean(x / u), spread s = rms(x / u - c).
+    unit_.resize(d);
+    centre_.resize(d);
+    spread_.resize(d);
+    for (Eigen::Index c = 0; c < d; ++c) {
+      const double unit = keys.col(c).cwiseAbs().maxCoeff();
+      double spread = 0.0;
+      double centre = 0.0;
+      if (unit > 0.0) {
+        const Eigen::ArrayXd scaled = keys.col(c).array() / unit;
+        centre = scaled.mean();
+        spread = std::sqrt((scaled - centre).square().mean());
+      }
+      if (!(spread > 0.0))
         throw std::domain_error("keys column " + std::to_string(c) +
                                 " is constant; the design matrix with its intercept is rank-deficient");
+      unit_(c) = unit;
+      centre_(c) = centre;
+      spread_(c) = spread;
+    }
     qr_.resize(n, d + 1);
     qr_.col(0).setOnes();
     for (Eigen::Index r = 0; r < n; ++r) qr_.row(r).tail(d) = standardized(keys.row(r));
@@ -75,7 +92,10 @@ class HatWeights {
   }
 
  private:
-  Eigen::RowVectorXd standardized(const RowVectorRef& point) const { return (point - mean_).cwiseQuotient(scale_); }
+  /// \f$ z = (x/u - c)/s \f$ per feature.
+  Eigen::RowVectorXd standardized(const RowVectorRef& point) const {
+    return ((point.array() / unit_.array() - centre_.array()) / spread_.array()).matrix();
+  }
 
   /// x <- H_j x with H_j = I - tau_j v_j v_j^T, v_j = (1, qr_(j+1:, j)) acting on x(j:).
   void reflect(Eigen::Index j, double* x) const {
@@ -130,23 +150,35 @@ class HatWeights {
     return (diagonal_.array().abs() > kRankTolerance * largest).count();
   }
 
-  Eigen::RowVectorXd mean_;
-  Eigen::RowVectorXd scale_;
+  Eigen::RowVectorXd unit_;
+  Eigen::RowVectorXd centre_;
+  Eigen::RowVectorXd spread_;
   Eigen::MatrixXd qr_;
   Vector diagonal_;
   Vector tau_;
   std::vector<Eigen::Index> permutation_;
 };
 
+void check_work_for(const MatrixRef& keys, Eigen::Index query_count) {
+  const auto n = static_cast<double>(keys.rows());
+  const auto k = static_cast<double>(keys.cols() + 1);
+  check_work(n * k * k + static_cast<double>(query_count) * n * k, "the OLS weights",
+             "keys x (d + 1)^2 + queries x keys x (d + 1) = " + std::to_string(keys.rows()) + " x " +
+                 std::to_string(keys.cols() + 1) + "^2 + " + std::to_string(query_count) + " x " +
+                 std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + 1));
+}
+
 void check_queries(const MatrixRef& keys, const MatrixRef& queries) {
   check_score_shapes(queries, keys);
   check_finite(queries, "queries");
+  check_work_for(keys, queries.rows());
 }
 
 }  // namespace
 
 Vector ols_weights(const MatrixRef& keys, const VectorRef& query) {
   check_query(query, keys);
+  check_work_for(keys, 1);
   const RowMatrix query_row = query.transpose();
   return HatWeights(keys)(query_row).row(0).transpose();
 }

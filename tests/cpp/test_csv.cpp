@@ -149,3 +149,26 @@ TEST_CASE("duplicate keys are kept and reported once with the first pair of rows
           "rows 2 and 4 have the same key (1, 2); 3 rows repeat an earlier key. They are kept: the estimator "
           "averages their values.");
 }
+
+TEST_CASE("text from JavaScript: lone surrogates are named and never swallow a delimiter", "[csv]") {
+  using kernel_lens::utf8_from_utf16;
+  // A proper pair is one character (U+1F600, 4 bytes); a lone half is kept as itself.
+  REQUIRE(utf8_from_utf16(u"x\U0001F600,1") == "x\xF0\x9F\x98\x80,1");
+  REQUIRE(utf8_from_utf16(std::u16string(u"a\xD800,b")) == "a\xED\xA0\x80,b");
+  REQUIRE(utf8_from_utf16(std::u16string(u"\xDC00")) == "\xED\xB0\x80");
+  REQUIRE(utf8_from_utf16(u"caf\u00e9") == "caf\xC3\xA9");
+  // Before a comma: the comma still separates the cells; the message names the cell and the unit.
+  require_refused(utf8_from_utf16(std::u16string(u"x,y\n1,2\n3\xD83D,4\n")),
+                  "row 3, column 1: U+D83D is a lone surrogate, half of a UTF-16 pair and not a character (the text "
+                  "was cut inside a character); only plain text tables are accepted",
+                  3, 1);
+  require_refused(utf8_from_utf16(std::u16string(u"x,y\n1,2\n3,\xDE00\n")),
+                  "row 3, column 2: U+DE00 is a lone surrogate, half of a UTF-16 pair and not a character (the text "
+                  "was cut inside a character); only plain text tables are accepted",
+                  3, 2);
+  // In a header name as well (a header cell passes through the same reader).
+  require_refused(utf8_from_utf16(std::u16string(u"x\xD800,y\n1,2\n3,4\n")),
+                  "row 1, column 1: U+D800 is a lone surrogate, half of a UTF-16 pair and not a character (the text "
+                  "was cut inside a character); only plain text tables are accepted",
+                  1, 1);
+}

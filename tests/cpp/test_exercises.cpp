@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 
 #include "kernel_lens/exercises.hpp"
@@ -100,4 +101,18 @@ TEST_CASE("bad exercise configurations throw", "[exercises]") {
   StandardizeConfig z;
   z.feature_scales = {1.0, 0.0};
   REQUIRE_THROWS_WITH(z.check(), Catch::Contains("feature_scales[1]"));
+}
+
+TEST_CASE("exercise 5: a feature scale that overflows is called an overflow, not zero spread", "[exercises]") {
+  StandardizeConfig config;
+  config.feature_scales = {1.0, 1e308};
+  REQUIRE_THROWS_AS(standardize_exercise(config), std::domain_error);
+  REQUIRE_THROWS_WITH(standardize_exercise(config), Catch::Contains("feature_scales[1] = 1e+308 overflows") &&
+                                                        !Catch::Contains("zero spread"));
+  config.feature_scales = {1e-200, 1.0};
+  REQUIRE_THROWS_WITH(standardize_exercise(config), Catch::Contains("feature_scales[0] = 1e-200 underflows"));
+  config.feature_scales = {1e150, 1e-150};
+  const StandardizeResult result = standardize_exercise(config);
+  REQUIRE(std::isfinite(result.standardized_mse));
+  REQUIRE(std::isfinite(result.raw_mse));
 }

@@ -1,8 +1,13 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 #include <string>
 
 #include "kernel_lens/laboratory.hpp"
+#include "kernel_lens/detail/exp_block.hpp"
+#include "kernel_lens/limits.hpp"
 #include "lab_fixture.hpp"
 
 using namespace kernel_lens;
@@ -128,4 +133,81 @@ TEST_CASE("bad laboratory configurations throw with a message", "[laboratory]") 
   c = LabConfig{};
   c.key_low = 3.0;
   REQUIRE_THROWS_AS(c.check(), std::invalid_argument);
+}
+
+TEST_CASE("linspace between ends whose difference overflows stays finite", "[laboratory]") {
+  // NumPy gives [nan, inf, inf, 1.7e308] here; the exact values are -1.7e308 + i (3.4e308 / 3).
+  const Vector x = linspace(-1.7e308, 1.7e308, 4);
+  REQUIRE(x.allFinite());
+  REQUIRE(x(0) == -1.7e308);
+  REQUIRE(x(1) == Approx(-1.7e308 / 3.0).epsilon(1e-15));
+  REQUIRE(x(2) == Approx(1.7e308 / 3.0).epsilon(1e-15));
+  REQUIRE(x(3) == 1.7e308);
+  const Vector y = linspace(1.7976931348623157e308, -1.7976931348623157e308, 5);
+  REQUIRE(y.allFinite());
+  REQUIRE(y(2) == 0.0);
+  for (Eigen::Index i = 1; i < y.size(); ++i) REQUIRE(y(i) < y(i - 1));
+  REQUIRE(linspace(-1.7e308, 1.7e308, 2)(1) == 1.7e308);
+}
+
+TEST_CASE("leave-one-out checks its cost against the work budget before it starts", "[laboratory][budget]") {
+  // 1,000 keys x 4,096 bandwidths: 4.1e9 kernel evaluations, refused at once (it used to run 53 s).
+  const Vector keys = Vector::LinSpaced(1000, 0.0, 1.0);
+  const Vector values = keys.array().sin();
+  const std::vector<double> bandwidths(Limits::max_bandwidths, 0.1);
+  REQUIRE_THROWS_AS(loo_curve(as_rows(keys), values, bandwidths), std::length_error);
+  REQUIRE_THROWS_WITH(loo_curve(as_rows(keys), values, bandwidths),
+                      Catch::Contains("the leave-one-out curve would take 4,097,000,000 kernel evaluations") &&
+                          Catch::Contains("the budget is 1,073,741,824 per call"));
+  REQUIRE(loo_cost(1000, 1, 4096) > Limits::max_work);
+  // The page's largest table: 5,000 rows and 25 + 1 bandwidths fit.
+  REQUIRE(loo_cost(5000, 8, 26) <= Limits::max_work);
+}
+
+TEST_CASE("leave-one-out streams rows: 5,000 keys need no 5,000 x 5,000 matrix", "[laboratory]") {
+  // More keys than the weight-matrix cap allows (4,097^2 > max_cells), checked on a sub-sample
+  // against the formula written out directly.
+  const Eigen::Index n = 5000;
+  const Vector keys = Vector::LinSpaced(n, 0.0, 10.0);
+  Vector values(n);
+  for (Eigen::Index i = 0; i < n; ++i) values(i) = std::sin(keys(i)) + 0.1 * std::cos(37.0 * keys(i));
+  const std::vector<double> bandwidths = {0.01, 0.5};
+  const Vector curve = loo_curve(as_rows(keys), values, bandwidths);
+  REQUIRE(curve.allFinite());
+  for (std::size_t b = 0; b < bandwidths.size(); ++b) {
+    const double h = bandwidths[b];
+    double total = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      double weights = 0.0, weighted = 0.0;
+      for (Eigen::Index j = 0; j < n; ++j) {
+        if (j == i) continue;
+        const double g = std::exp(-(keys(i) - keys(j)) * (keys(i) - keys(j)) / (2.0 * h * h));
+        weights += g;
+        weighted += g * values(j);
+      }
+      total += (weighted / weights - values(i)) * (weighted / weights - values(i));
+    }
+    INFO("h = " << h);
+    REQUIRE(relative_close(curve(static_cast<Eigen::Index>(b)), total / static_cast<double>(n)));
+  }
+}
+
+TEST_CASE("the leave-one-out exponential agrees with std::exp", "[laboratory]") {
+  std::vector<double> x;
+  for (double v = 0.0; v > -710.0; v -= 0.0137) x.push_back(v);
+  for (const double v : {-0.0, -1e-300, -5e-324, -0.34657359027997264, -0.34657359027997270, -707.9, -708.5,
+                         -std::numeric_limits<double>::infinity()})
+    x.push_back(v);
+  std::vector<double> y = x;
+  detail::exp_nonpositive(y.data(), static_cast<std::ptrdiff_t>(y.size()));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    INFO("x = " << x[i]);
+    if (x[i] < -708.0) {
+      REQUIRE(y[i] == 0.0);
+      continue;
+    }
+    const double expected = std::exp(x[i]);
+    REQUIRE(std::abs(y[i] - expected) <= 4e-16 * expected);
+  }
+  REQUIRE(y[x.size() - 8] == 1.0);
 }

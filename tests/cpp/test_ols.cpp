@@ -75,3 +75,26 @@ TEST_CASE("OLS refuses a query so far away that its weights overflow (fuzz findi
   REQUIRE_THROWS_WITH(ols_predict(keys, (Vector(3) << 1e300, -1e300, 1e300).finished(), near),
                       Catch::Contains("overflows double precision"));
 }
+
+TEST_CASE("OLS weights at extreme units: 1e200 and 1e-300 keys are neither collinear nor constant", "[ols]") {
+  // lambda(q) is invariant to an affine map of the feature: keys [1, -1, 0] at q = 0.5 give
+  // X~(X~^T X~)^-1 q~ = 1/3 + (0.5 k_i)/2 = (7/12, 1/12, 1/3).
+  const Vector expected = (Vector(3) << 7.0 / 12.0, 1.0 / 12.0, 1.0 / 3.0).finished();
+  const RowMatrix huge = (RowMatrix(3, 1) << 1e200, -1e200, 0.0).finished();
+  CHECK((ols_weights(huge, Vector::Constant(1, 0.5e200)) - expected).cwiseAbs().maxCoeff() < 1e-14);
+  // keys [1, 2, 3] x 1e-300 at q = 2.5e-300: 1/3 + (k_i - 2)(0.5)/2 = (1/12, 1/3, 7/12).
+  const RowMatrix tiny = (RowMatrix(3, 1) << 1e-300, 2e-300, 3e-300).finished();
+  const Vector expected_tiny = (Vector(3) << 1.0 / 12.0, 1.0 / 3.0, 7.0 / 12.0).finished();
+  CHECK((ols_weights(tiny, Vector::Constant(1, 2.5e-300)) - expected_tiny).cwiseAbs().maxCoeff() < 1e-14);
+  // Two features in wildly different units at once, against the unit-scale answer.
+  const RowMatrix keys = (RowMatrix(4, 2) << 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 2.0).finished();
+  RowMatrix scaled = keys;
+  scaled.col(0) *= 1e250;
+  scaled.col(1) *= 1e-290;
+  const Vector query = (Vector(2) << 0.3, 0.7).finished();
+  const Vector scaled_query = (Vector(2) << 0.3e250, 0.7e-290).finished();
+  CHECK((ols_weights(keys, query) - ols_weights(scaled, scaled_query)).cwiseAbs().maxCoeff() < 1e-12);
+  // Keys near the largest double: their mean and spread would overflow if taken directly.
+  const RowMatrix largest = (RowMatrix(3, 1) << 1.7e308, -1.7e308, 1.7e308).finished();
+  CHECK(ols_weights(largest, Vector::Constant(1, 0.0)).allFinite());
+}

@@ -104,3 +104,14 @@ TEST_CASE("unknown kernel and empty-row policy names are rejected", "[validation
                          Contains("empty_rows must be \"error\" or \"nearest\""));
   CHECK(parse_empty_row_policy("nearest") == EmptyRowPolicy::Nearest);
 }
+
+TEST_CASE("attention and OLS check their work against the budget before computing", "[validation][budget]") {
+  // 4,096 queries x 4,096 keys fit the cell cap, but with 64 features and 64 value columns the
+  // work is 4,096^2 x 129 = 2.2e9, twice the budget.
+  const RowMatrix wide = RowMatrix::Zero(4096, 64);
+  REQUIRE_THROWS_AS(attention(wide, wide, wide, 1.0), std::length_error);
+  REQUIRE_THROWS_WITH(attention(wide, wide, wide, 1.0),
+                      Catch::Contains("attention would take 2,164,260,864 kernel evaluations and multiply-adds") &&
+                          Catch::Contains("the budget is 1,073,741,824 per call"));
+  REQUIRE_THROWS_WITH(ols_weight_matrix(wide, wide), Catch::Contains("the OLS weights would take"));
+}

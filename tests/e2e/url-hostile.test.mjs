@@ -105,3 +105,20 @@ for (const widget of widgets) {
     assert.deepEqual(errors, []);
   });
 }
+
+test('a 10,000-character value is echoed as its first 40 characters and the page does not widen', async () => {
+  const long = 'A'.repeat(10_000);
+  const { page, errors } = await site.newPage(embedPath('lookup', { h: long }), { viewport: { width: 360, height: 800 } });
+  const notes = page.locator('.kl-widget__note');
+  const text = await waitForNote(notes);
+  assert.ok(text.includes(`h=${'A'.repeat(40)}… (10,000 characters)`), text.slice(0, 200));
+  assert.ok(!text.includes('A'.repeat(41)), 'the note repeats more than 40 characters of the value');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+  assert.deepEqual(errors, []);
+});
+
+async function waitForNote(notes) {
+  await notes.first().waitFor({ timeout: 15000 });
+  return (await notes.allTextContents()).join(' ');
+}

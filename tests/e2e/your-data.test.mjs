@@ -16,6 +16,7 @@ after(async () => {
 /// The chapter's opening example (q = 3.5, h = 0.6 over (1, 1.5), (3, 2.8), (5, 1.8)): 2.7412.
 const CHAPTER_PREDICTION = '2.7412';
 const STILL_SHOWN = '. The previous data is still shown.';
+const CELL_RESTORED = '. The previous data is still shown; the edited cell is back to its last accepted value.';
 
 /// Leave-one-out MSE of Gaussian Nadaraya–Watson, written out independently of the core.
 function looMse(keys, values, h) {
@@ -138,6 +139,7 @@ test('an uploaded binary file is refused; an uploaded table is used', async () =
 test('duplicate keys are accepted with a warning naming the rows', async () => {
   const { page } = await openWidget();
   await submit(page, 'x,y\n1,1\n2,2\n1,3\n');
+  await waitForText(page.getByTestId('data-warnings'), /same key/);
   await waitForText(page.getByTestId('data-summary'), /^3 rows; 1 key column \(x\)/);
   assert.equal(
     await page.getByTestId('data-warnings').textContent(),
@@ -181,7 +183,19 @@ test('keyboard, kernel choice and table edits change the numbers; a bad cell is 
   await again.fill('four');
   await again.press('Enter');
   const message = await waitForText(page.getByTestId('data-message'), /\S/);
-  assert.equal(message, 'row 3, column 2 ("response"): "four" is not a number' + STILL_SHOWN);
+  assert.equal(message, 'row 3, column 2 ("response"): "four" is not a number' + CELL_RESTORED);
+  assert.equal(await prediction.textContent(), edited);
+  // The refused cell shows its last accepted value again, not the refused text.
+  assert.equal(await again.inputValue(), '4');
+  const formula = page.getByRole('textbox', { name: 'row 1, location' });
+  await formula.fill('=1+1');
+  await formula.press('Enter');
+  await waitForText(page.getByTestId('data-message'), /=1\+1/);
+  assert.equal(
+    await page.getByTestId('data-message').textContent(),
+    'row 2, column 1 ("location"): "=1+1" looks like a spreadsheet formula; only plain numbers are accepted' + CELL_RESTORED,
+  );
+  assert.equal(await formula.inputValue(), '1');
   assert.equal(await prediction.textContent(), edited);
   assert.deepEqual(errors, []);
 });
@@ -264,5 +278,107 @@ test('360 px dark layout', async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
   await screenshot(page, 'your-data-360-dark');
+  assert.deepEqual(errors, []);
+});
+
+/// Gaussian Nadaraya–Watson at one query, written out independently of the core.
+function predictAt(keys, values, h, q) {
+  let num = 0;
+  let den = 0;
+  keys.forEach((k, j) => {
+    const w = Math.exp(-((q - k) ** 2) / (2 * h * h));
+    num += w * values[j];
+    den += w;
+  });
+  return num / den;
+}
+
+test('5,000 rows (above 4,096) work, and the table, chart and read-outs switch together', async () => {
+  const { page, errors } = await openWidget();
+  // Watches the summary: whenever it changes, the read-outs must already belong to the same data.
+  await page.evaluate(() => {
+    const seen = [];
+    window.__frames = seen;
+    const summary = document.querySelector('[data-testid="data-summary"]');
+    new MutationObserver(() => {
+      seen.push({
+        summary: summary.textContent,
+        where: document.querySelector('[data-testid="prediction"]').parentElement.textContent,
+        prediction: document.querySelector('[data-testid="prediction"]').textContent,
+      });
+    }).observe(summary, { childList: true, characterData: true, subtree: true });
+  });
+  for (const n of [4097, 5000]) {
+    const keys = Array.from({ length: n }, (_, i) => (10 * i) / (n - 1));
+    const values = keys.map((x) => Math.round(1000 * (Math.sin(x) + 2)) / 1000);
+    await useText(page, `x,y\n${keys.map((x, i) => `${x},${values[i]}`).join('\n')}\n`);
+    await waitForText(page.getByTestId('data-summary'), new RegExp(`^${n.toLocaleString('en-US')} rows`), 60000);
+    const frames = await page.evaluate(() => window.__frames.splice(0));
+    const last = frames.at(-1);
+    assert.ok(last, 'the summary changed');
+    // f̂(q) at h = 0.6 for the new data, at the q the read-out names.
+    const q = Number(/f̂\(([-\d.]+)\)/.exec(last.where)[1]);
+    assert.equal(last.prediction, predictAt(keys, values, 0.6, q).toFixed(4), `f̂ for ${n} rows at q = ${q}`);
+    assert.match(await page.getByTestId('loo').textContent(), /^\d+\.\d{4}$/);
+    assert.equal(await page.getByTestId('data-message').isHidden(), true);
+    assert.equal(await page.locator('.kl-widget__error:not([hidden])').count(), 0);
+  }
+  // Moving h redraws the 5,000-row figure (the leave-one-out grid is kept; only h is new).
+  const before = await page.getByTestId('prediction').textContent();
+  await page.getByRole('slider', { name: /bandwidth/ }).press('ArrowLeft');
+  await waitForText(page.getByTestId('prediction'), new RegExp(`^(?!${before.replace('.', '\\.')}$)-?\\d`), 60000);
+  assert.equal(await page.locator('.kl-widget__error:not([hidden])').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('uploads: UTF-16 with a byte-order mark is read; Latin-1 and unmarked UTF-16 are named, with the advice to save as UTF-8', async () => {
+  const { page } = await openWidget();
+  const table = 'k,v\n0,0\n1,1\n2,0\n3,1\n';
+  const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(table, 'utf16le').swap16()]);
+  await page.locator('input[type=file]').setInputFiles({ name: 'be.csv', mimeType: 'text/csv', buffer: be });
+  await waitForText(page.getByTestId('data-summary'), /^4 rows; 1 key column \(k\); value column: v\.$/);
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('k,v\n0,0\n1,1\n2,0\n', 'utf16le')]);
+  await page.locator('input[type=file]').setInputFiles({ name: 'le.csv', mimeType: 'text/csv', buffer: le });
+  await waitForText(page.getByTestId('data-summary'), /^3 rows; 1 key column \(k\)/);
+
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await waitForText(page.getByTestId('prediction'), new RegExp(`^${CHAPTER_PREDICTION}$`));
+  const latin1 = Buffer.from('Température,y\n1,2\n3,4\n', 'latin1');
+  await page.locator('input[type=file]').setInputFiles({ name: 'latin.csv', mimeType: 'text/csv', buffer: latin1 });
+  await assertRefused(
+    page,
+    'the file "latin.csv" is not UTF-8: byte 0xE9 in row 1 reads as "é" in Latin-1 (Windows-1252), the encoding the file most likely uses; save it as UTF-8 (in a spreadsheet: "CSV UTF-8") and upload it again',
+  );
+  const unmarked = Buffer.from(table, 'utf16le').swap16();
+  await page.locator('input[type=file]').setInputFiles({ name: 'unmarked.csv', mimeType: 'text/csv', buffer: unmarked });
+  await assertRefused(
+    page,
+    'the file "unmarked.csv" looks like UTF-16 (big-endian) text without a byte-order mark; save it as UTF-8 (in a spreadsheet: "CSV UTF-8") and upload it again',
+  );
+});
+
+/// Submits text built inside the page from UTF-16 code units: the DevTools protocol carries
+/// strings as UTF-8 and would replace a lone surrogate before the page ever saw it.
+async function submitUnits(page, text) {
+  const units = Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
+  await page.evaluate((codes) => {
+    const area = document.querySelector('[data-testid="csv-text"]');
+    area.value = String.fromCharCode(...codes);
+    [...document.querySelectorAll('button')].find((b) => b.textContent === 'Use this data').click();
+  }, units);
+}
+
+test('a lone surrogate is named where it stands and never swallows the comma after it', async () => {
+  const { page, errors } = await openWidget();
+  await submitUnits(page, 'x,y\n1,2\n3\uD83D,4\n');
+  await assertRefused(
+    page,
+    'row 3, column 1: U+D83D is a lone surrogate, half of a UTF-16 pair and not a character (the text was cut inside a character); only plain text tables are accepted',
+  );
+  await submitUnits(page, 'x,y\n1,2\n3,\uDE00\n');
+  await assertRefused(
+    page,
+    'row 3, column 2: U+DE00 is a lone surrogate, half of a UTF-16 pair and not a character (the text was cut inside a character); only plain text tables are accepted',
+  );
   assert.deepEqual(errors, []);
 });

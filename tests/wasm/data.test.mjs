@@ -100,3 +100,12 @@ test('10,000 parses and refusals leave the allocations and handles flat', () => 
   assert.equal(end.liveHandles, start.liveHandles);
   assert.equal(end.heapBytes, start.heapBytes);
 });
+
+test('a lone surrogate is named by its row and column and never swallows the comma after it', () => {
+  const lone = (unit) =>
+    `${unit} is a lone surrogate, half of a UTF-16 pair and not a character (the text was cut inside a character); only plain text tables are accepted`;
+  refuses('x,y\n1,2\n3\uD83D,4\n', `row 3, column 1: ${lone('U+D83D')}`);
+  refuses('x,y\n1,2\n3,\uDE00\n', `row 3, column 2: ${lone('U+DE00')}`);
+  // A proper pair is one character: a header name with an emoji is kept whole.
+  assert.deepEqual(kl.parseCsv('x\uD83D\uDE00,y\n1,2\n3,4\n').header, ['x\u{1F600}', 'y']);
+});

@@ -10,7 +10,8 @@ namespace {
 val parse_csv_js(const val& text) {
   if (!text.isString()) throw ArgumentTypeError("text must be a string");
   check_csv_size(text["length"].as<std::size_t>(), true);
-  const CsvTable table = parse_csv(text.as<std::string>());
+  // As UTF-16 code units, so a lone surrogate reaches the reader as itself (see utf8_from_utf16).
+  const CsvTable table = parse_csv(utf8_from_utf16(text.as<std::u16string>()));
   val out = val::object();
   set_array(out, "keys", table.keys);
   set_array(out, "values", table.values);

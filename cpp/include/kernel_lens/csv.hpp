@@ -41,12 +41,18 @@ struct CsvTable {
 /// `at_least` when `bytes` is a lower bound (a text's length counted before encoding it).
 void check_csv_size(std::size_t bytes, bool at_least = false);
 
+/// JavaScript text (UTF-16 code units, as a page or a file reader holds it) -> UTF-8 for
+/// parse_csv, code unit by code unit. A lone surrogate (half of a UTF-16 pair, not a character)
+/// is kept as its 3-byte generalised UTF-8 form (WTF-8), which parse_csv refuses naming its row,
+/// column and code unit; it is never merged with the code unit after it, nor replaced.
+std::string utf8_from_utf16(std::u16string_view text);
+
 /// Parses comma-, tab- or semicolon-separated text (the delimiter is the first of tab, semicolon,
 /// comma found outside quotes on the first non-blank line). The first row is a header when none of
 /// its cells is a number. Quoted cells ("a, b", "say ""x""") and CRLF line ends are accepted;
 /// blank lines are skipped; a UTF-8 byte-order mark is ignored. With ';' a decimal comma (1,5) reads
 /// as 1.5. Refused (CsvError): empty input, more than max_bytes, control bytes or U+FFFD (binary
-/// data), fewer than 2 or more than max_key_columns + 1 columns, ragged rows, cells that are not
+/// data), lone UTF-16 surrogates (see utf8_from_utf16), fewer than 2 or more than max_key_columns + 1 columns, ragged rows, cells that are not
 /// plain decimal numbers (text, NaN, +-Inf, spreadsheet formulas starting with = + - @), |x| above
 /// max_magnitude, fewer than 2 or more than max_rows data rows. Duplicate keys are accepted (the
 /// estimator averages their values) and reported once in `warnings`.

@@ -66,7 +66,12 @@ struct StandardizeConfig {
   double bandwidth = 0.5;  ///< the same h in both unit systems
   std::array<double, 2> feature_scales = {1.0, 1000.0};
 
-  /// keys >= 2, queries >= 1, caps, noise >= 0, h > 0, scales positive and finite.
+  /// Scales outside [min, max] overflow (or underflow) double precision once keys are squared.
+  static constexpr double max_feature_scale = 1e150;
+  static constexpr double min_feature_scale = 1e-150;
+
+  /// keys >= 2, queries >= 1, caps, noise >= 0, h > 0, scales positive and finite and within
+  /// [min_feature_scale, max_feature_scale] (std::domain_error naming the overflow).
   void check() const;
 };
 

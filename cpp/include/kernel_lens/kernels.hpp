@@ -35,6 +35,23 @@ void squared_distance_row(const RowVectorRef& query, const MatrixRef& keys_trans
                           RowVectorOut distances);
 
 /// In place, squared distances -> log-kernel scores \f$ \log\kappa_h \f$. No validation.
+/// Throws std::invalid_argument when h^2 underflows to 0 (the bandwidth is too small to represent).
 void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel);
+
+/// In place, squared distances D:(n) -> scores relative to the nearest key, which scores 0:
+/// Gaussian \f$ -(D_i - D_{min})/(2h^2) \f$, Laplacian \f$ -(\sqrt{D_i} - \sqrt{D_{min}})/h \f$
+/// (compact kernels: the plain log-kernel). Softmax is unchanged by the shift, and it stays finite
+/// where \f$ D_{min}/(2h^2) \f$ itself overflows. Entry `left_out` (when >= 0) becomes -inf and is
+/// not a candidate for the nearest key. Throws std::domain_error when every squared distance overflows.
+void relative_log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel,
+                                 Eigen::Index left_out = -1);
+
+/// One row of normalised kernel weights softmax(log kappa_h(D)) from squared distances D:(n), with
+/// entry `left_out` (when >= 0) given weight 0. When every score of the Gaussian or Laplacian kernel
+/// is -inf (D/(2h^2) overflows for every key: a bandwidth far below the distances), the softmax is
+/// taken of the scores relative to the nearest key instead, which is the same softmax computed
+/// without overflow. Returns false when no key lies inside a compact kernel's support.
+bool kernel_weights_row(const RowVectorRef& squared_distances, double bandwidth, Kernel kernel,
+                        RowVectorOut weights, Eigen::Index left_out = -1);
 
 }  // namespace kernel_lens

@@ -44,7 +44,9 @@ RowMatrix as_rows(const Vector& x);
 double truth(double x);
 Vector truth(const VectorRef& xs);
 
-/// numpy.linspace(start, stop, count): start + i (stop - start)/(count - 1), last = stop.
+/// numpy.linspace(start, stop, count): start + i (stop - start)/(count - 1), last = stop. Where
+/// stop - start overflows (where NumPy gives inf and NaN), start (n-1-i)/(n-1) + stop i/(n-1),
+/// finite throughout.
 Vector linspace(double start, double stop, std::size_t count);
 
 /// The chapter's dataset: what the page plots. Each vector has the size its name implies.
@@ -77,7 +79,14 @@ std::vector<RiskRow> exact_risk(const LabConfig& config);
 
 /// Leave-one-out MSE per bandwidth for keys K:(n,d) and scalar values (n), n >= 2: each point is
 /// predicted from the others (its own score set to -inf, the row renormalised). A bandwidth at
-/// which some point has no other key inside a compact kernel's support gives NaN.
+/// which some point has no other key inside a compact kernel's support gives NaN. The rows are
+/// streamed (memory O(n)); each row's distances serve every bandwidth; Gaussian and Laplacian
+/// scores are taken relative to the nearest other key, so a bandwidth far below the spacing
+/// gives the nearest-neighbour answer as attention does, not NaN. Throws std::length_error when
+/// loo_cost exceeds Limits::max_work.
+/// The work of loo_curve: n^2 (d + B) for n keys of d features and B bandwidths.
+double loo_cost(std::size_t keys, std::size_t dimension, std::size_t bandwidths);
+
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
                  Kernel kernel = Kernel::Gaussian);
 

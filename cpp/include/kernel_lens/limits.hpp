@@ -16,6 +16,11 @@ struct Limits {
   static constexpr std::size_t max_worlds = 100'000;      ///< Monte-Carlo worlds
   static constexpr std::size_t max_draws = 16'777'216;    ///< random draws in one call
   static constexpr std::size_t max_bandwidths = 4'096;    ///< bandwidths in one sweep
+  /// The work budget of one call: kernel evaluations plus multiply-adds, about 2^30. Every call
+  /// whose cost grows faster than its output (leave-one-out, the laboratory's sweeps, the
+  /// exercises) checks its cost before it starts; at a few nanoseconds each, a call within the
+  /// budget returns in a few seconds (see check_work).
+  static constexpr double max_work = 1'073'741'824.0;
 };
 
 /// Shortest text that reads back as the same double, for error messages ("0.10000000000000001").
@@ -30,6 +35,10 @@ void check_finite(const VectorRef& vector, const char* name);
 void check_size(std::size_t count, std::size_t cap, const char* name);
 /// rows * cols <= Limits::max_cells (overflow-safe), else std::length_error.
 void check_cells(std::size_t rows, std::size_t cols, const char* name);
+/// cost <= Limits::max_work, else std::length_error
+/// "<what> would take <cost> kernel evaluations and multiply-adds (<formula>); the budget is ...".
+/// The cost is counted in double precision, so products of large counts cannot wrap.
+void check_work(double cost, const char* what, const std::string& formula);
 /// At least one row, at most Limits::max_rows rows, between 1 and Limits::max_dimension columns.
 void check_matrix_shape(const MatrixRef& matrix, const char* name);
 /// Q/K feature dimensions agree; at least one query and one key; m*n within the cell cap.

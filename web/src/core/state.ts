@@ -92,6 +92,17 @@ function inRange(spec: NumberParam | NumberListParam | IntegerParam, x: number):
   return Number.isFinite(x) && aboveMin && x <= spec.max;
 }
 
+/// Longest part of a refused value that a note repeats; a link can carry thousands of characters.
+export const MAX_ECHOED = 40;
+
+/// A refused value as a note shows it: at most MAX_ECHOED characters (whole code points), then
+/// "… (N characters)" so the reader still sees how long it was.
+export function echoed(text: string): string {
+  const points = Array.from(text);
+  if (points.length <= MAX_ECHOED) return text;
+  return `${points.slice(0, MAX_ECHOED).join('')}… (${points.length.toLocaleString('en-US')} characters)`;
+}
+
 /// The value of one parameter, or null when `text` is not acceptable.
 export function parseParam<P extends ParamSpec>(spec: P, text: string): ValueOf<P> | null {
   switch (spec.kind) {
@@ -142,7 +153,7 @@ export function parseState<S extends Schema>(
     const text = params.get(name);
     if (text === null) continue;
     const value = parseParam(spec, text);
-    if (value === null) rejected.push(`${name}=${text} (expected ${expectation(spec)})`);
+    if (value === null) rejected.push(`${name}=${echoed(text)} (expected ${expectation(spec)})`);
     else state[name] = value;
   }
   return { state: state as StateOf<S>, rejected };

@@ -6,7 +6,9 @@ import { onThemeChange } from '../../core/charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise, significant } from '../../core/format';
 import { evenTickIndices, Heatmap } from '../../core/heatmap';
+import type { Channel } from '../../core/bridge';
 import { call, keeping } from '../../core/protocol';
+import { decodeUpload } from './decode-upload';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { paddedRange, YourDataView } from './view';
@@ -20,7 +22,11 @@ const MAX_EDITABLE_ROWS = 30;
 const CURVE_POINTS = 241;
 const BANDWIDTH_POINTS = 25;
 /// The attention map draws at most this many query rows (the first data points); columns are all keys.
+/// Its CSV download holds the same rows: a 5,000-row table's full matrix would be 25 million numbers.
 const MAP_ROWS = 200;
+/// Fitted values at the keys are asked for this many query rows per call, so no call builds an
+/// n × n weight matrix (5,000 rows would be 25 million cells, above the core's cell cap).
+const FIT_ROWS = 256;
 const KERNELS = ['gaussian', 'laplacian', 'epanechnikov', 'tricube'] as const;
 
 const params = {
@@ -41,6 +47,31 @@ const params = {
 } as const;
 
 type YourDataState = StateOf<typeof params>;
+type Source = 'url' | 'text' | 'table' | 'file' | 'reset';
+
+/// The core's numbers behind one drawing of the figure.
+interface Frame {
+  table: CsvTable;
+  h: number;
+  q: number;
+  kernel: KernelName;
+  /// The plotted bandwidth grid; `errors` holds its leave-one-out errors, then the error at h.
+  bandwidths: number[];
+  errors: Float64Array;
+  /// f̂ at every key, (n).
+  fitted: Float64Array;
+  /// The first `mapRows` rows of the weight matrix, (mapRows, n).
+  mapRows: number;
+  mapWeights: Float64Array;
+  /// The smoothing curve on `grid` and the prediction at q (1-D keys; null and NaN otherwise).
+  grid: number[];
+  curve: Float64Array | null;
+  prediction: number;
+}
+
+function clampToRange(x: number, range: { min: number; max: number }): number {
+  return Math.min(Math.max(x, range.min), range.max);
+}
 
 /// Comma-separated text of a table (what the text box shows for the current data).
 function toCsv(header: readonly string[], keys: ArrayLike<number>, values: ArrayLike<number>, d: number): string {
@@ -107,7 +138,12 @@ export default defineWidget({
     let table: CsvTable | null = null;
     let maxBytes = Infinity;
     /// The core's numbers behind the current drawing, for the downloads.
-    let computed: { table: CsvTable; h: number; kernel: KernelName; fitted: Float64Array; weights: Float64Array; bandwidths: number[]; loo: Float64Array } | null = null;
+    let computed: Frame | null = null;
+    /// The leave-one-out errors over the bandwidth grid depend on the table and the kernel only:
+    /// kept, so moving h or q asks for the error at h alone.
+    let looGrid: { table: CsvTable; kernel: KernelName; bandwidths: number[]; errors: Float64Array } | null = null;
+    /// Bumped by every parse: an older parse that answers late is dropped.
+    let generation = 0;
     host.provideExport({
       name: 'data and fitted values',
       csv: () => {
@@ -122,7 +158,7 @@ export default defineWidget({
     });
     host.provideExport({
       name: 'leave-one-out curve',
-      csv: () => (computed ? [['h', 'leave-one-out MSE'], ...computed.bandwidths.map((b, i) => [b, computed?.loo[i] ?? null])] : []),
+      csv: () => (computed ? [['h', 'leave-one-out MSE'], ...computed.bandwidths.map((b, i) => [b, computed?.errors[i] ?? null])] : []),
     });
     host.provideExport({
       name: 'attention matrix',
@@ -132,7 +168,7 @@ export default defineWidget({
         const n = frame.table.n;
         return [
           ['query row / key row', ...Array.from({ length: n }, (_, c) => c + 1)],
-          ...Array.from({ length: n }, (_, r) => [r + 1, ...frame.weights.subarray(r * n, (r + 1) * n)]),
+          ...Array.from({ length: frame.mapRows }, (_, r) => [r + 1, ...frame.mapWeights.subarray(r * n, (r + 1) * n)]),
         ];
       },
     });
@@ -238,8 +274,18 @@ export default defineWidget({
       setText(message, text ?? '');
     }
 
-    function refuse(reason: string): void {
+    function refuse(reason: string, source?: Source): void {
+      if (source === 'table' && table) {
+        // The refused edit does not stay in its cell: every cell shows the accepted table again.
+        restoreCells(table);
+        showMessage(`${reason}. The previous data is still shown; the edited cell is back to its last accepted value.`);
+        return;
+      }
       showMessage(`${reason}. The previous data is still shown.`);
+    }
+
+    function cellText(current: CsvTable, r: number, c: number): string {
+      return String(c < current.d ? current.keys[r * current.d + c] : current.values[r]);
     }
 
     function renderDataTable(current: CsvTable): void {
@@ -254,13 +300,13 @@ export default defineWidget({
       );
       const shown = Math.min(current.n, MAX_EDITABLE_ROWS);
       const rows: string[][] = [];
-      for (let r = 0; r < shown; r++) {
-        const keys = Array.from({ length: current.d }, (_, c) => String(current.keys[r * current.d + c]));
-        rows.push([String(r + 1), ...keys, String(current.values[r])]);
-      }
+      for (let r = 0; r < shown; r++) rows.push([String(r + 1), ...Array.from({ length: current.d + 1 }, (_, c) => cellText(current, r, c))]);
+      const body = dataView.table.tBodies[0];
+      while (body && body.rows.length > shown) body.deleteRow(-1);
       dataView.setRows(rows);
       const editable = current.n <= MAX_EDITABLE_ROWS;
-      Array.from(dataView.table.tBodies[0]?.rows ?? []).forEach((row, r) => {
+      Array.from(body?.rows ?? []).forEach((row, r) => {
+        while (row.cells.length > current.d + 2) row.deleteCell(-1);
         Array.from(row.cells).forEach((cell, c) => {
           if (c === 0 || !editable) return;
           const input = element('input', 'kl-input');
@@ -275,6 +321,15 @@ export default defineWidget({
         : `Your data: the first ${shown} of ${current.n.toLocaleString('en-US')} rows (edit larger tables as text)`;
     }
 
+    /// Puts the accepted table's numbers back into the editable cells (focus stays where it is).
+    function restoreCells(current: CsvTable): void {
+      Array.from(dataView.table.tBodies[0]?.rows ?? []).forEach((row, r) => {
+        Array.from(row.querySelectorAll('input')).forEach((input, c) => {
+          if (r < current.n && c <= current.d) input.value = cellText(current, r, c);
+        });
+      });
+    }
+
     /// The editable table as CSV text, cells exactly as typed, so the core checks them.
     function tableText(): string {
       const header = table?.header ?? [];
@@ -286,7 +341,9 @@ export default defineWidget({
       return lines.join('\n');
     }
 
-    function accept(current: CsvTable, source: 'url' | 'text' | 'table' | 'file' | 'reset'): void {
+    /// Commits a parsed table and its computed frame at once: the text, the table, the summary,
+    /// the query slider, the link, the charts and the read-outs all switch together.
+    function accept(current: CsvTable, source: Source, frame: Frame): void {
       table = current;
       showMessage(null);
       warnings.replaceChildren(...current.warnings.map((warning) => element('li', 'kl-your-data__warning', warning)));
@@ -304,7 +361,7 @@ export default defineWidget({
         const fresh = makeQuery(paddedRange(current.keys));
         query.element.replaceWith(fresh.element);
         query = fresh;
-        if (fresh.value !== state.q) state = { ...state, q: fresh.value };
+        state = { ...state, q: frame.q };
       }
       const fits = current.keys.length + current.values.length <= MAX_URL_NUMBERS;
       const data = fits
@@ -312,20 +369,29 @@ export default defineWidget({
         : { d: params.d.default, keys: [...params.keys.default], values: [...params.values.default] };
       host.setState({ ...data, q: state.q });
       if (!fits) warnings.append(element('li', 'kl-your-data__warning', 'This table is too large for a link; a shared link shows the chapter\'s example.'));
-      void recompute();
+      draw(frame);
+      host.clearError();
+      // The reader moved h, q or the kernel while the new table was being computed: catch up.
+      if (frame.h !== state.h || frame.kernel !== state.kernel || (oneD && frame.q !== state.q)) void recompute();
     }
 
-    async function parse(csv: string, source: 'url' | 'text' | 'table' | 'file' | 'reset'): Promise<void> {
+    async function parse(csv: string, source: Source): Promise<void> {
+      const mine = ++generation;
       if (csv.length > maxBytes) {
-        refuse(`the data is at least ${csv.length.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')} bytes (4 MiB)`);
+        refuse(`the data is at least ${csv.length.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')} bytes (4 MiB)`, source);
         return;
       }
       try {
+        // Parsing and computing share one latest-wins channel: a newer parse drops this one.
         const results = await parser.request([call('parseCsv', csv)] as const);
-        if (!results) return;
-        accept(results[0], source);
+        if (!results || mine !== generation) return;
+        const candidate = results[0];
+        const q = candidate.d === 1 ? clampToRange(state.q, paddedRange(candidate.keys)) : state.q;
+        const frame = await computeFrame(parser, candidate, { h: state.h, q, kernel: state.kernel as KernelName });
+        if (!frame || mine !== generation) return;
+        accept(candidate, source, frame);
       } catch (error) {
-        refuse(error instanceof Error ? error.message : String(error));
+        if (mine === generation) refuse(error instanceof Error ? error.message : String(error), source);
       }
     }
 
@@ -337,10 +403,15 @@ export default defineWidget({
         refuse(`the file "${chosen.name}" is ${chosen.size.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')} bytes (4 MiB), so it was not read`);
         return;
       }
-      chosen.text().then(
-        (contents) => {
-          text.value = contents;
-          void parse(contents, 'text');
+      chosen.arrayBuffer().then(
+        (bytes) => {
+          const decoded = decodeUpload(new Uint8Array(bytes));
+          if ('refusal' in decoded) {
+            refuse(`the file "${chosen.name}" ${decoded.refusal}`);
+            return;
+          }
+          text.value = decoded.text;
+          void parse(decoded.text, 'text');
         },
         (error: unknown) => refuse(`the file "${chosen.name}" could not be read: ${String(error)}`),
       );
@@ -349,64 +420,99 @@ export default defineWidget({
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void parse(text.value, 'text');
     });
 
+    /// Everything the figure shows for one table at one (h, q, kernel), from one request: the
+    /// curve and the prediction (1-D keys), the map's first rows, the fitted values in blocks of
+    /// FIT_ROWS query rows (never an n × n matrix), and the leave-one-out errors. Null when a newer
+    /// request on the same channel replaced it.
+    async function computeFrame(channel: Channel, current: CsvTable, requested: { h: number; q: number; kernel: KernelName }): Promise<Frame | null> {
+      const { d, n, keys, values } = current;
+      const { h, q, kernel } = requested;
+      const cached = looGrid && looGrid.table === current && looGrid.kernel === kernel ? looGrid : null;
+      const bandwidths = cached?.bandwidths ?? logGrid(keySpread(current) / 500, keySpread(current) * 2, BANDWIDTH_POINTS);
+      const mapRows = Math.min(n, MAP_ROWS);
+      const blocks: [number, number][] = [];
+      for (let start = mapRows; start < n; start += FIT_ROWS) blocks.push([start, Math.min(n, start + FIT_ROWS)]);
+      const range = paddedRange(keys);
+      const grid = Array.from({ length: CURVE_POINTS }, (_, i) => range.min + ((range.max - range.min) * i) / (CURVE_POINTS - 1));
+      const oneD = d === 1;
+      const results = await channel.request([
+        call('looCurve', keys, values, d, cached ? [h] : [...bandwidths, h], kernel),
+        call('attention', keys.subarray(0, mapRows * d), keys, values, d, 1, h, kernel, 'nearest'),
+        ...(oneD
+          ? [
+              keeping(call('attention', grid, keys, values, 1, 1, h, kernel, 'nearest'), 'outputs'),
+              keeping(call('attention', [q], keys, values, 1, 1, h, kernel, 'nearest'), 'outputs'),
+            ]
+          : []),
+        ...blocks.map(([start, end]) => keeping(call('attention', keys.subarray(start * d, end * d), keys, values, d, 1, h, kernel, 'nearest'), 'outputs')),
+      ] as const);
+      if (!results) return null;
+      const [loo, map, ...rest] = results as unknown as [Float64Array, { weights: Float64Array; outputs: Float64Array }, ...{ outputs: Float64Array }[]];
+      const curve = oneD ? rest.shift() : undefined;
+      const atQuery = oneD ? rest.shift() : undefined;
+      const fitted = new Float64Array(n);
+      fitted.set(map.outputs, 0);
+      rest.forEach((block, b) => fitted.set(block.outputs, blocks[b]?.[0] ?? 0));
+      const errors = new Float64Array(bandwidths.length + 1);
+      if (cached) {
+        errors.set(cached.errors, 0);
+        errors[bandwidths.length] = loo[0] ?? Number.NaN;
+      } else {
+        errors.set(loo, 0);
+      }
+      looGrid = { table: current, kernel, bandwidths, errors: errors.subarray(0, bandwidths.length) };
+      return {
+        table: current,
+        h,
+        q,
+        kernel,
+        bandwidths,
+        errors,
+        fitted,
+        mapRows,
+        mapWeights: map.weights,
+        grid,
+        curve: curve?.outputs ?? null,
+        prediction: atQuery?.outputs[0] ?? Number.NaN,
+      };
+    }
+
+    /// Draws one frame everywhere at once: charts, map, fitted values and read-outs.
+    function draw(frame: Frame): void {
+      computed = frame;
+      const current = frame.table;
+      if (current.d === 1 && frame.curve) {
+        view.drawSmoothing({ keys: current.keys, values: current.values, grid: frame.grid, curve: frame.curve, query: frame.q, prediction: frame.prediction });
+        setText(where, `f̂(${significant(frame.q, 4)}) at h = ${precise(frame.h, 3)}`);
+        setText(prediction, fixed(frame.prediction, 4));
+      } else {
+        drawMap(frame);
+        const shown = Math.min(current.n, MAX_EDITABLE_ROWS);
+        fitted.setRows(Array.from({ length: shown }, (_, r) => [String(r + 1), significant(current.values[r] ?? 0, 4), fixed(frame.fitted[r] ?? Number.NaN, 4)]));
+      }
+      showLoo(frame.bandwidths, frame.errors, frame.h);
+    }
+
     async function recompute(): Promise<void> {
       const current = table;
       if (!current) return;
-      const requested = state;
-      const spread = keySpread(current);
-      const bandwidths = logGrid(spread / 500, spread * 2, BANDWIDTH_POINTS);
-      const kernel = requested.kernel as KernelName;
       try {
-        if (current.d === 1) {
-          const range = paddedRange(current.keys);
-          const grid = Array.from({ length: CURVE_POINTS }, (_, i) => range.min + ((range.max - range.min) * i) / (CURVE_POINTS - 1));
-          const results = await compute.request([
-            keeping(call('attention', grid, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'), 'outputs'),
-            call('attention', [requested.q], current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
-            call('looCurve', current.keys, current.values, 1, [...bandwidths, requested.h], kernel),
-            call('attention', current.keys, current.keys, current.values, 1, 1, requested.h, kernel, 'nearest'),
-          ] as const);
-          if (!results) return;
-          const [curve, atQuery, errors, atKeys] = results;
-          computed = { table: current, h: requested.h, kernel, fitted: atKeys.outputs, weights: atKeys.weights, bandwidths, loo: errors };
-          view.drawSmoothing({
-            keys: current.keys,
-            values: current.values,
-            grid,
-            curve: curve.outputs,
-            query: requested.q,
-            prediction: atQuery.outputs[0] ?? Number.NaN,
-          });
-          setText(where, `f̂(${significant(requested.q, 4)}) at h = ${precise(requested.h, 3)}`);
-          setText(prediction, fixed(atQuery.outputs[0] ?? Number.NaN, 4));
-          showLoo(bandwidths, errors, requested.h);
-        } else {
-          const results = await compute.request([
-            call('attention', current.keys, current.keys, current.values, current.d, 1, requested.h, kernel, 'nearest'),
-            call('looCurve', current.keys, current.values, current.d, [...bandwidths, requested.h], kernel),
-          ] as const);
-          if (!results) return;
-          const [atKeys, errors] = results;
-          computed = { table: current, h: requested.h, kernel, fitted: atKeys.outputs, weights: atKeys.weights, bandwidths, loo: errors };
-          drawMap(current, atKeys.weights, requested.h, kernel);
-          const shown = Math.min(current.n, MAX_EDITABLE_ROWS);
-          fitted.setRows(
-            Array.from({ length: shown }, (_, r) => [String(r + 1), significant(current.values[r] ?? 0, 4), fixed(atKeys.outputs[r] ?? Number.NaN, 4)]),
-          );
-          showLoo(bandwidths, errors, requested.h);
-        }
+        const frame = await computeFrame(compute, current, { h: state.h, q: state.q, kernel: state.kernel as KernelName });
+        if (!frame || current !== table) return;
+        draw(frame);
         host.clearError();
       } catch (error) {
-        host.showError(error);
+        if (current === table) host.showError(error);
       }
     }
 
     /// The (rows, n) top of the (n, n) weight matrix: data points as queries against every key.
-    function drawMap(current: CsvTable, weights: Float64Array, h: number, kernel: KernelName): void {
+    function drawMap(frame: Frame): void {
+      const current = frame.table;
       const n = current.n;
-      const rows = Math.min(n, MAP_ROWS);
+      const rows = frame.mapRows;
       heatmap.draw({
-        values: weights.subarray(0, rows * n),
+        values: frame.mapWeights.subarray(0, rows * n),
         rows,
         cols: n,
         scale: 'linear',
@@ -415,7 +521,7 @@ export default defineWidget({
         trace: Array.from({ length: rows }, (_, r) => r),
       });
       const shown = rows < n ? `the first ${rows} of ${n} points as queries` : `all ${n} points as queries`;
-      setText(mapTitle, `Attention weights αⱼ(kᵢ), ${kernel} kernel, h = ${precise(h, 3)}: ${shown}, ${n} keys (${current.d} columns each). The fitted values below are each row’s weights times the values.`);
+      setText(mapTitle, `Attention weights αⱼ(kᵢ), ${frame.kernel} kernel, h = ${precise(frame.h, 3)}: ${shown}, ${n} keys (${current.d} columns each). The fitted values below are each row’s weights times the values.`);
     }
 
     function showLoo(bandwidths: number[], errors: Float64Array, h: number): void {
