@@ -25,7 +25,7 @@ export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
   const container = document.getElementById('kl-widgets');
   if (!page || !container) return;
-  const widgets = await loadAllWidgets();
+  const widgets = await loadAllWidgets(container);
   const search = new URLSearchParams(location.search);
   const pending = new Map<Element, () => Promise<void>>();
   /// Figures that came near the viewport, mounted one per task so the page keeps responding.
@@ -96,7 +96,7 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   }
   const params = new URLSearchParams(location.search);
   const name = params.get('widget') ?? '';
-  const widget = await loadWidget(name);
+  const widget = await loadWidget(name, target);
   if (!widget) {
     showUnknownWidget(target, name);
     return;

@@ -66,7 +66,7 @@ export class KernelLensFigure extends HTMLElement {
   private async render(): Promise<void> {
     const generation = ++this.generation;
     const name = this.getAttribute('widget') ?? '';
-    const [widget] = await Promise.all([loadWidget(name).catch(() => null), this.styled]);
+    const [widget] = await Promise.all([loadWidget(name, this.container).catch(() => null), this.styled]);
     if (generation !== this.generation) return;
     setThemeSource(this.container);
     this.mounted?.destroy();

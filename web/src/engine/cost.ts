@@ -3,8 +3,8 @@
 ///
 /// - `page`: estimated at most PAGE_BUDGET_MS. It runs synchronously in the page's own core
 ///   instance, and a slider's answer is drawn in the frame that handled the input.
-/// - `worker`: heavier, or heavy by nature (the Monte Carlo audit, bandwidth selection,
-///   leave-one-out curves). It runs in the worker; the page stays responsive, and the widgets
+/// - `worker`: heavier (large maps, leave-one-out curves over many points), or heavy by nature
+///   (the Monte Carlo audit, bandwidth selection). It runs in the worker; the page stays responsive, and the widgets
 ///   that run long jobs show progress and can cancel.
 /// - `refused`: estimated over CORE_BUDGET_MS. It does not run; the reason names the sizes.
 ///
@@ -19,8 +19,9 @@ import type { CoreCall } from './protocol';
 export const PAGE_BUDGET_MS = 3;
 /// The most a request may be estimated to take in the worker (ms); above it the page refuses it.
 export const CORE_BUDGET_MS = 20_000;
-/// Functions that always run in the worker, whatever their size.
-const HEAVY = new Set(['biasVarianceSweep', 'bandwidthSelection', 'looCurve']);
+/// Functions that always run in the worker, whatever their size: the audits, whose widgets show
+/// progress one call at a time.
+const HEAVY = new Set(['biasVarianceSweep', 'bandwidthSelection']);
 
 /// The cost of every call, whatever it does: crossing into wasm and back.
 const CALL_NS = 20_000;
