@@ -187,7 +187,7 @@ function softmax(cells: number): Estimate {
 /// The Monte Carlo audit: the responses' covariance over the worlds, then per bandwidth the
 /// weights and their quadratic form with it.
 function sweep(worlds: number, n: number, m: number, bandwidths: number): Estimate {
-  return { ns: worlds * n * n * 1 + bandwidths * (pairs(m, n, 1) + m * n * n * 3), out: bandwidths };
+  return { ns: worlds * n * n * 0.5 + bandwidths * (pairs(m, n, 1) + m * n * n * 0.5), out: bandwidths };
 }
 
 /// Leave-one-out: per bandwidth, every point against every other.
