@@ -11,9 +11,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformWithOxc } from 'vite';
-import { embedPath, openSite, waitForText } from './harness.mjs';
+import { distDir, embedPath, openSite, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -271,4 +271,16 @@ test('a widget chunk that does not load shows an error with Retry, and Retry sho
   await alert.getByRole('button', { name: 'Retry' }).click();
   await waitForText(page.getByTestId('prediction'), /^2\.7412$/, 30000);
   assert.equal(await alert.count(), 0);
+});
+
+test('the standalone file from disk runs small calls on the page and the audit in its worker, from the inlined module', async () => {
+  const file = pathToFileURL(join(distDir, 'kernel-lens-standalone.html')).href;
+  const { page, errors } = await site.newPage('embed.html?widget=none');
+  await page.addInitScript(instrument);
+  await page.goto(`${file}?widget=bias-variance&worlds=200`);
+  await waitForText(page.getByTestId('grid-minimum'), /h=0\.18, MSE=0\.02\d\d/, 90000);
+  const log = await page.evaluate(() => globalThis.kernelLensEngineLog);
+  assert.ok(log.some((entry) => entry.fns === 'biasVarianceSweep' && entry.where === 'worker'));
+  assert.ok(log.some((entry) => entry.fns === 'gridMinimum' && entry.where === 'page'));
+  assert.deepEqual(errors, []);
 });

@@ -116,6 +116,9 @@ export type Factory = (options?: KernelLensModuleOptions) => Promise<object>;
 export function instantiate(factory: Factory, module: WebAssembly.Module): Promise<Map<string, CoreFunction>> {
   return new Promise((resolve, reject) => {
     factory({
+      // Nothing is fetched; without it the factory resolves its .wasm file's URL against its own
+      // script's, which fails in the standalone file's blob: worker.
+      locateFile: (path) => path,
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(module, imports).then((instance) => receive(instance), reject);
         return {};
