@@ -61,7 +61,9 @@ test('cost.ts: slider-sized calls on the page, heavy ones in the worker, absurd 
     ]),
     'worker',
   );
-  assert.equal(where([{ fn: 'biasVarianceSweep', args: [{ bandwidths: [0.3], worlds: 2 }] }]), 'worker');
+  // The audit's marker (one bandwidth, the chapter's 1,000 worlds) is small; 20,000 worlds are not.
+  assert.equal(where([{ fn: 'biasVarianceSweep', args: [{ bandwidths: [0.3] }] }, { fn: 'exactRisk', args: [{ bandwidths: [0.3] }] }]), 'page');
+  assert.equal(where([{ fn: 'biasVarianceSweep', args: [{ bandwidths: [0.3], worlds: 20000 }] }]), 'worker');
   assert.equal(where([{ fn: 'bandwidthSelection', args: [{}] }]), 'worker');
   assert.equal(where([{ fn: 'looCurve', args: [new Float64Array(500), new Float64Array(500), 1, range(30, 0.05, 0.05)] }]), 'worker');
   assert.equal(where([{ fn: 'looCurve', args: [range(12, 0, 0.5), range(12, 0, 1), 1, [0.3, 0.6, 1]] }]), 'page');
@@ -144,7 +146,7 @@ test('a slider answer for a small call is computed on the page within the input 
 
 test('the audit runs in the worker, which gets the compiled laboratory module from the page; each .wasm file is fetched once', async () => {
   const fetched = [];
-  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: 200 }), {
+  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: 20000 }), {
     init: instrument,
   });
   page.on('request', (request) => {
@@ -277,8 +279,8 @@ test('the standalone file from disk runs small calls on the page and the audit i
   const file = pathToFileURL(join(distDir, 'kernel-lens-standalone.html')).href;
   const { page, errors } = await site.newPage('embed.html?widget=none');
   await page.addInitScript(instrument);
-  await page.goto(`${file}?widget=bias-variance&worlds=200`);
-  await waitForText(page.getByTestId('grid-minimum'), /h=0\.18, MSE=0\.02\d\d/, 90000);
+  await page.goto(`${file}?widget=bias-variance&worlds=5000`);
+  await waitForText(page.getByTestId('grid-minimum'), /h=0\.\d+, MSE=0\.0\d{3}/, 90000);
   const log = await page.evaluate(() => globalThis.kernelLensEngineLog);
   assert.ok(log.some((entry) => entry.fns === 'biasVarianceSweep' && entry.where === 'worker'));
   assert.ok(log.some((entry) => entry.fns === 'gridMinimum' && entry.where === 'page'));

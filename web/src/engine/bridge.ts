@@ -7,7 +7,7 @@
 /// one pending, which a newer request replaces, so the newest state always wins.
 import { markTiming } from '../core/timing';
 import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
-import { place } from './cost';
+import { place, TASK_BUDGET_MS } from './cost';
 import { LocalCore } from './local';
 import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
 import { compiledPart, wasmFileName } from './wasm';
@@ -107,6 +107,9 @@ export class Bridge {
   private loads = 0;
   private loadingShown: string | null = null;
   private readonly channels = new Map<string, Channel>();
+  /// Milliseconds the page's instance computed in the current task.
+  private spentThisTask = 0;
+  private resetQueued = false;
   /// `performance.now()` at which the newest delivered result was requested (for latency figures).
   lastDeliveredIssuedAt = 0;
 
@@ -131,11 +134,13 @@ export class Bridge {
       return Promise.reject(error);
     }
     const placement = place(calls);
-    log(calls, placement.where);
+    // A task that already spent its share of page time (a loop of small calls) sends the rest on.
+    const where = placement.where === 'page' && this.spentThisTask > TASK_BUDGET_MS ? 'worker' : placement.where;
+    log(calls, where);
     if (placement.where === 'refused') {
       return Promise.reject(new CoreError({ name: 'RangeError', message: placement.reason }));
     }
-    if (placement.where === 'page') {
+    if (where === 'page') {
       if (this.local.has(parts)) return this.runHere(calls);
       return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls));
     }
@@ -187,9 +192,13 @@ export class Bridge {
   /// Runs calls on the page now. A trap (a RuntimeError) leaves the instance unusable: it is
   /// dropped (the next call instantiates the module again) and the listeners are told.
   private runHere<C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C>> {
+    const start = performance.now();
     try {
-      return Promise.resolve(this.local.run(calls) as CoreResults<C>);
+      const results = this.local.run(calls) as CoreResults<C>;
+      this.spend(performance.now() - start);
+      return Promise.resolve(results);
     } catch (error) {
+      this.spend(performance.now() - start);
       if (error instanceof Error && error.name === 'RuntimeError') {
         this.local.reset();
         this.tellRestart(error.message);
@@ -199,6 +208,18 @@ export class Bridge {
       }
       return Promise.reject(error);
     }
+  }
+
+  /// Counts page time against the current task (see TASK_BUDGET_MS); the count starts over in
+  /// the next task.
+  private spend(ms: number): void {
+    this.spentThisTask += ms;
+    if (this.resetQueued) return;
+    this.resetQueued = true;
+    setTimeout(() => {
+      this.spentThisTask = 0;
+      this.resetQueued = false;
+    }, 0);
   }
 
   private compiled(part: ModulePart): Promise<void> {

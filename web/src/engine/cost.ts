@@ -3,9 +3,9 @@
 ///
 /// - `page`: estimated at most PAGE_BUDGET_MS. It runs synchronously in the page's own core
 ///   instance, and a slider's answer is drawn in the frame that handled the input.
-/// - `worker`: heavier (large maps, leave-one-out curves over many points), or heavy by nature
-///   (the Monte Carlo audit, bandwidth selection). It runs in the worker; the page stays responsive, and the widgets
-///   that run long jobs show progress and can cancel.
+/// - `worker`: heavier (large maps, leave-one-out curves over many points, the Monte Carlo audit
+///   with many worlds), or heavy by nature (bandwidth selection). It runs in the worker; the page
+///   stays responsive, and the widgets that run long jobs show progress and can cancel.
 /// - `refused`: estimated over CORE_BUDGET_MS. It does not run; the reason names the sizes.
 ///
 /// The estimates are nanoseconds on a mid-range laptop (measured on the chapter's sizes and on
@@ -16,12 +16,14 @@
 import type { CoreCall } from './protocol';
 
 /// The most a request may be estimated to take on the page (ms).
-export const PAGE_BUDGET_MS = 3;
+export const PAGE_BUDGET_MS = 4;
+/// The most time the page's instance may spend in one task, measured (ms): once a task (say a
+/// loop of small calls) has used it, its further requests go to the worker.
+export const TASK_BUDGET_MS = 6;
 /// The most a request may be estimated to take in the worker (ms); above it the page refuses it.
 export const CORE_BUDGET_MS = 20_000;
-/// Functions that always run in the worker, whatever their size: the audits, whose widgets show
-/// progress one call at a time.
-const HEAVY = new Set(['biasVarianceSweep', 'bandwidthSelection']);
+/// Functions that always run in the worker, whatever their size.
+const HEAVY = new Set(['bandwidthSelection']);
 
 /// The cost of every call, whatever it does: crossing into wasm and back.
 const CALL_NS = 20_000;

@@ -6,7 +6,7 @@
 /// Lock it holds while it lives (see protocol.ts).
 import createCore from 'kernel-lens-wasm/kernel_lens_core.mjs';
 import createLab from 'kernel-lens-wasm/kernel_lens_lab.mjs';
-import { errorPayload, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
+import { errorPayload, exportedFunctions, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
 import type { CallResponse, PageMessage, StartedMessage } from './protocol';
 
 interface WorkerScope {
@@ -20,12 +20,25 @@ const compiled = new Map<ModulePart, WebAssembly.Module>();
 const instances = new Map<ModulePart, Promise<Map<string, CoreFunction>>>();
 const loaded = new Map<ModulePart, Map<string, CoreFunction>>();
 
+/// The site's .wasm files, for a page that sends no compiled module (a script speaking to the
+/// worker directly, as the leak test does): the worker then fetches and compiles the part itself.
+/// The standalone file always sends its modules, so it carries no second copy of them here.
+async function fetchedPart(part: ModulePart): Promise<Map<string, CoreFunction>> {
+  if (import.meta.env.MODE !== 'standalone') {
+    const { WASM_URLS } = await import('./wasm-urls');
+    const functions = exportedFunctions(await FACTORIES[part]({ locateFile: () => WASM_URLS[part] }));
+    loaded.set(part, functions);
+    return functions;
+  }
+  throw new Error(`the page sent no compiled ${part} module`);
+}
+
 function load(part: ModulePart): Promise<Map<string, CoreFunction>> {
   let pending = instances.get(part);
   if (!pending) {
     const module = compiled.get(part);
-    if (!module) return Promise.reject(new Error(`the page sent no compiled ${part} module`));
-    pending = instantiate(FACTORIES[part], module).then((functions) => {
+    if (!module) pending = fetchedPart(part);
+    else pending = instantiate(FACTORIES[part], module).then((functions) => {
       loaded.set(part, functions);
       return functions;
     });
