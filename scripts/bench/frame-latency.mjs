@@ -92,10 +92,11 @@ const SCENARIOS = [
   { name: 'attention-map (Figure 12.3)', path: embedPath('attention-map'), slider: 'bandwidth h', ready: '.kl-readout' },
   { name: 'ties', path: embedPath('ties'), slider: 'bandwidth h', ready: '.kl-readout' },
   { name: 'underflow', path: embedPath('underflow'), slider: 'bandwidth h', ready: '.kl-readout' },
-  { name: 'memory-bank', path: embedPath('memory-bank'), slider: 'bandwidth h', ready: '[data-testid=output]' },
-  // Draws heat maps only, which leave no frame marks of their own: the bench marks them.
+  // These draw no Chart.js charts (heat maps, tables, read-outs), so they leave no frame marks of
+  // their own: the bench marks them (markFrames).
+  { name: 'memory-bank', path: embedPath('memory-bank'), slider: 'bandwidth h', ready: '[data-testid=output]', markFrames: true },
   { name: 'standardize', path: embedPath('standardize'), slider: 'bandwidth h', ready: '.kl-readout', markFrames: true },
-  { name: 'exercise-convexity', path: embedPath('exercise-convexity', { reveal: 'true' }), slider: 'bandwidth h', ready: '[data-testid=nw-prediction]' },
+  { name: 'exercise-convexity', path: embedPath('exercise-convexity', { reveal: 'true' }), slider: 'bandwidth h', ready: '[data-testid=nw-prediction]', markFrames: true },
   { name: 'your-data', path: embedPath('your-data'), slider: 'bandwidth h', ready: '.kl-readout' },
   { name: 'bias-variance marker', path: embedPath('bias-variance'), slider: 'marker bandwidth h', ready: '[data-testid=marker-readout]' },
   { name: 'full page, lookup slider', path: 'index.html', slider: 'bandwidth h', ready: '[data-testid=prediction]', pageOnly: true },
