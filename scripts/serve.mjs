@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A tiny static server for dist/ (no dependencies). `node scripts/serve.mjs` serves on
-// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, isolated }).
-// It sends the headers that make the page cross-origin isolated (see ISOLATION_HEADERS).
+// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, isolated, cors }).
+// By default it behaves like a plain static host (GitHub Pages): files, `Access-Control-Allow-Origin:
+// *` (a <kernel-lens-figure> on another origin loads the site's module scripts and .wasm files with
+// CORS), no cross-origin isolation. `isolated: true` adds ISOLATION_HEADERS (the benchmark compares).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -25,9 +27,10 @@ const TYPES = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/// Cross-origin isolation: with these the page gets SharedArrayBuffer, and the figures answer a
-/// slider's input within the frame that handled it (web/src/core/mailbox.ts). The resource policy
-/// lets pages on other origins keep loading the site's files (iframes, <kernel-lens-figure>).
+/// Cross-origin isolation. The site does not need it (slider answers are computed on the page, see
+/// web/src/engine/cost.ts); scripts/bench/frame-latency.mjs serves an isolated page to show that
+/// it makes no difference. The resource policy lets pages on other origins keep loading the
+/// site's files (iframes, <kernel-lens-figure>).
 export const ISOLATION_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-embedder-policy': 'require-corp',
@@ -36,11 +39,15 @@ export const ISOLATION_HEADERS = {
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-/// Serves `root` on 127.0.0.1:`port` (0 = any free port) with extra response `headers`, and the
-/// isolation headers unless `isolated` is false. Resolves to { url, port, close() }.
-export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, isolated = true } = {}) {
+/// What a plain static host with CORS sends with every file.
+export const CORS_HEADERS = { 'access-control-allow-origin': '*' };
+
+/// Serves `root` on 127.0.0.1:`port` (0 = any free port) with CORS_HEADERS unless `cors` is false,
+/// the isolation headers when `isolated` is true, and extra response `headers`.
+/// Resolves to { url, port, close() }.
+export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, isolated = false, cors = true } = {}) {
   const base = resolve(root);
-  const headers = { ...(isolated ? ISOLATION_HEADERS : {}), ...extra };
+  const headers = { ...(cors ? CORS_HEADERS : {}), ...(isolated ? ISOLATION_HEADERS : {}), ...extra };
   const server = createServer(async (request, response) => {
     try {
       const { pathname } = new URL(request.url ?? '/', 'http://localhost');

@@ -16,7 +16,7 @@ const wasmDir = resolve(repoRoot, process.env.KERNEL_LENS_WASM_DIR ?? 'build/was
 /// data URLs) that scripts/build-standalone.mjs folds into dist/kernel-lens-standalone.html.
 export default defineConfig(({ mode }) => {
   const standalone = mode === 'standalone';
-  const workerFactory = resolve(webRoot, 'src/core/worker-factory-inline.ts');
+  const workerFactory = resolve(webRoot, 'src/engine/worker-factory-inline.ts');
   return {
     root: webRoot,
     base: './',

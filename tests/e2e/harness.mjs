@@ -29,8 +29,8 @@ export const CHROMIUM_ARGS = [
 /// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
 /// collects console errors and uncaught exceptions; `options.init` is a script (function) run in
 /// the page before its own scripts.
-/// `isolated: false` serves the site without the cross-origin isolation headers.
-export async function openSite({ headers, isolated = true, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
+/// `isolated: true` serves the site with the cross-origin isolation headers (plain static host otherwise).
+export async function openSite({ headers, isolated = false, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
   if (!existsSync(`${distDir}index.html`)) {
     throw new Error('dist/ is missing: run `npm run build:web` first');
   }

@@ -1,6 +1,7 @@
-// The core worker's message protocol (web/src/core/protocol.ts, worker-core.ts), spoken to the
-// built worker directly: several calls in one request, an argument that is an earlier call's
-// result (`resultOf`), and a call that keeps only some fields of its result (`keeping`).
+// The core worker's message protocol (web/src/engine/protocol.ts, worker.ts, calls.ts), spoken to
+// the built worker directly: the compiled module handed over by the page, several calls in one
+// request, an argument that is an earlier call's result (`resultOf`), and a call that keeps only
+// some fields of its result (`keeping`).
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -12,30 +13,37 @@ let errors;
 before(async () => {
   site = await openSite();
   ({ page, errors } = await site.newPage('embed.html?widget=none'));
-  const worker = readdirSync(`${distDir}assets`).find((name) => /^worker-.*\.js$/.test(name));
-  assert.ok(worker, 'the built site has a worker script');
-  // The page starts the worker and keeps a function that sends one request and awaits its answer.
-  await page.evaluate(async (url) => {
-    const core = new Worker(url, { type: 'module' });
-    const answers = new Map();
-    let ready;
-    const started = new Promise((resolve) => {
-      ready = resolve;
-    });
-    core.onmessage = ({ data }) => {
-      if (data.ready) ready(data);
-      else answers.get(data.id)?.(data);
-    };
-    let id = 1;
-    globalThis.ask = (calls) =>
-      new Promise((resolve) => {
-        const mine = id++;
-        answers.set(mine, resolve);
-        core.postMessage({ id: mine, calls });
+  const names = readdirSync(`${distDir}assets`);
+  const worker = names.find((name) => /^worker-.*\.js$/.test(name));
+  const wasm = names.find((name) => /^kernel_lens_core-.*\.wasm$/.test(name));
+  assert.ok(worker && wasm, 'the built site has a worker script and the core .wasm file');
+  // The page compiles the core module, starts the worker, hands it the compiled module (as the
+  // engine does) and keeps a function that sends one request and awaits its answer.
+  await page.evaluate(
+    async ([url, wasmUrl]) => {
+      const module = await WebAssembly.compileStreaming(fetch(wasmUrl));
+      const core = new Worker(url, { type: 'module' });
+      const answers = new Map();
+      let started;
+      const running = new Promise((resolve) => {
+        started = resolve;
       });
-    const { functions, error } = await started;
-    if (error || !functions.includes('attention')) throw new Error(`the worker did not start: ${error?.message}`);
-  }, `assets/${worker}`);
+      core.onmessage = ({ data }) => {
+        if (data.started) started(data);
+        else answers.get(data.id)?.(data);
+      };
+      core.postMessage({ id: -1, part: 'core', module });
+      let id = 1;
+      globalThis.ask = (calls) =>
+        new Promise((resolve) => {
+          const mine = id++;
+          answers.set(mine, resolve);
+          core.postMessage({ id: mine, calls });
+        });
+      await running;
+    },
+    [`assets/${worker}`, `assets/${wasm}`],
+  );
 });
 after(async () => {
   await site?.close();

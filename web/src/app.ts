@@ -62,7 +62,7 @@ export async function showPage(): Promise<void> {
   const search = new URLSearchParams(location.search);
   followTheme(search);
   watchPrintLayout();
-  const widgets = await loadAllWidgets();
+  const widgets = await loadAllWidgets(container);
   /// `show(true)` mounts at once (printing); `show(false)` typesets the prose first.
   type Show = (urgent: boolean) => Promise<void>;
   const pending = new Map<Element, Show>();
@@ -157,7 +157,7 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   followTheme(params);
   watchPrintLayout();
   const name = params.get('widget') ?? '';
-  const widget = await loadWidget(name);
+  const widget = await loadWidget(name, target);
   if (!widget) {
     showUnknownWidget(target, name);
     return;

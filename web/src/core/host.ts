@@ -124,10 +124,18 @@ export function mountWidget<S extends Schema>(
     removeRestartNote();
     removeRestartNote = host.note(`The core stopped (${reason}) and was restarted; this figure keeps its state.`);
   });
+  // A slow download of the core says so, instead of read-outs that stay empty.
+  let removeLoadingNote = (): void => undefined;
+  const stopLoadingNotes = bridge.onLoading((what) => {
+    removeLoadingNote();
+    removeLoadingNote = what ? host.note(`Loading ${what}…`) : (): void => undefined;
+  });
   return {
     frame,
     host: host as unknown as WidgetHost,
     destroy() {
+      stopLoadingNotes();
+      removeLoadingNote();
       stopRestartNotes();
       tools.destroy();
       mounted.destroy();

@@ -15,14 +15,53 @@ export function widgetNames(): string[] {
   return [...loaders.keys()].sort();
 }
 
-export async function loadWidget(name: string): Promise<AnyWidget | null> {
+/// The widget named `name` (null when there is none). Its script is a chunk of its own: when it
+/// fails to load (offline, a file missing on the server) and `container` is given, the container
+/// shows why with a Retry button, and the promise settles once a retry succeeds; without a
+/// container the failure rejects.
+export async function loadWidget(name: string, container?: HTMLElement): Promise<AnyWidget | null> {
   const load = loaders.get(name);
   if (!load) return null;
-  const definition = (await load()).default;
+  const definition = (await retrying(container, `The figure "${name}"`, load)).default;
   if (definition.name !== name) {
     throw new Error(`widget folder "${name}" exports a widget named "${definition.name}"`);
   }
   return definition;
+}
+
+/// `load()`, and on failure (with a container) an alert with a Retry button until it succeeds.
+async function retrying<T>(container: HTMLElement | undefined, what: string, load: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await load();
+    } catch (error) {
+      if (!container) throw error;
+      await showLoadFailure(container, what, error);
+    }
+  }
+}
+
+/// Shows why `what` could not be loaded, with a Retry button; resolves (and removes the alert)
+/// when the reader presses it.
+function showLoadFailure(container: HTMLElement, what: string, error: unknown): Promise<void> {
+  const box = document.createElement('div');
+  box.className = 'kl-widget__error kl-load-error';
+  box.setAttribute('role', 'alert');
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = document.createElement('p');
+  message.textContent = `${what} could not be loaded (${reason}). Check the connection, then retry.`;
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'kl-button';
+  retry.textContent = 'Retry';
+  box.append(message, retry);
+  container.append(box);
+  return new Promise((done) => {
+    retry.addEventListener('click', () => {
+      box.remove();
+      done();
+    });
+  });
 }
 
 /// Shows "Unknown widget" with the list of names in `container` (an alert).
@@ -34,8 +73,8 @@ export function showUnknownWidget(container: HTMLElement, name: string): void {
   container.append(message);
 }
 
-/// All widgets in chapter order.
-export async function loadAllWidgets(): Promise<AnyWidget[]> {
-  const all = await Promise.all(widgetNames().map(loadWidget));
+/// All widgets in chapter order (with a container: failures shown there with a Retry button).
+export async function loadAllWidgets(container?: HTMLElement): Promise<AnyWidget[]> {
+  const all = await Promise.all(widgetNames().map((name) => loadWidget(name, container)));
   return all.filter((w): w is AnyWidget => w !== null).sort((a, b) => a.order - b.order);
 }

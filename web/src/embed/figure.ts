@@ -68,7 +68,7 @@ export async function mountFigure(
     if (params === shown && (mounted || generation > 0)) return;
     shown = params;
     const current = ++generation;
-    const [widget] = await Promise.all([loadWidget(name).catch(() => null), styled]);
+    const [widget] = await Promise.all([loadWidget(name, container).catch(() => null), styled]);
     if (current !== generation) return;
     setThemeSource(container);
     mounted?.destroy();

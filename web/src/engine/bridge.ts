@@ -1,0 +1,379 @@
+/// The one road to the core. `run(calls)` asks engine/cost.ts where the calls belong: on the page
+/// (a core instance of its own, answered synchronously, so the answer to a slider's input is drawn
+/// in the frame that handled it), in the worker (heavy work; the page stays responsive), or
+/// nowhere (over the budget: refused with the reason). Both places instantiate the same
+/// WebAssembly.Module, compiled once (wasm.ts).
+/// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at most
+/// one pending, which a newer request replaces, so the newest state always wins.
+import { markTiming } from '../core/timing';
+import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
+import { place, TASK_BUDGET_MS } from './cost';
+import { LocalCore } from './local';
+import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
+import { compiledPart, wasmFileName } from './wasm';
+import { createCoreWorker, WORKER_SCRIPT } from './worker-factory';
+
+/// An error raised by the core (or the worker), rebuilt with the core's name and message.
+export class CoreError extends Error {
+  constructor(payload: ErrorPayload) {
+    super(payload.message);
+    this.name = payload.name;
+  }
+}
+
+interface Pending {
+  resolve(results: unknown[]): void;
+  reject(error: Error): void;
+}
+
+/// A request in the worker: its calls are kept so a restarted worker can run them again.
+interface Outstanding extends Pending {
+  calls: readonly CoreCall[];
+  parts: readonly ModulePart[];
+  retried: boolean;
+}
+
+/// How long a load may take before the figures say they are loading (ms).
+const LOADING_NOTE_MS = 400;
+
+/// Test hook: when a page defines `globalThis.kernelLensEngineLog` as an array before its scripts
+/// run, every request is recorded there as `{ fns: 'attention …', where: 'page' | 'worker' |
+/// 'refused' }` (tests/e2e/engine.test.mjs checks the placement through it).
+function log(calls: readonly CoreCall[], where: string): void {
+  const record = (globalThis as { kernelLensEngineLog?: unknown }).kernelLensEngineLog;
+  if (Array.isArray(record)) record.push({ fns: calls.map((c) => c.fn).join(' '), where });
+}
+
+/// Latest-wins requester. A superseded request resolves to `null` instead of results.
+export class Channel {
+  private inFlight = false;
+  private queued: { calls: readonly CoreCall[]; issuedAt: number; settle: Pending; drop(): void } | null =
+    null;
+
+  constructor(private readonly bridge: Bridge) {}
+
+  request<const C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C> | null> {
+    const issuedAt = performance.now();
+    return new Promise<CoreResults<C> | null>((resolve, reject) => {
+      const settle: Pending = {
+        resolve: (results) => resolve(results as CoreResults<C>),
+        reject,
+      };
+      const entry = { calls, issuedAt, settle, drop: () => resolve(null) };
+      if (this.inFlight) {
+        this.queued?.drop();
+        this.queued = entry;
+      } else {
+        this.send(entry);
+      }
+    });
+  }
+
+  private send(entry: { calls: readonly CoreCall[]; issuedAt: number; settle: Pending }): void {
+    this.inFlight = true;
+    const next = (): void => {
+      this.inFlight = false;
+      const queued = this.queued;
+      this.queued = null;
+      if (queued) this.send(queued);
+    };
+    this.bridge.run(entry.calls).then(
+      (results) => {
+        this.bridge.lastDeliveredIssuedAt = Math.max(this.bridge.lastDeliveredIssuedAt, entry.issuedAt);
+        markTiming('kernel-lens:result', entry.issuedAt);
+        entry.settle.resolve(results);
+        next();
+      },
+      (error: Error) => {
+        entry.settle.reject(error);
+        next();
+      },
+    );
+  }
+}
+
+export class Bridge {
+  private readonly local = new LocalCore();
+  private worker: Worker | null = null;
+  /// The current worker ran its script (a failure before that is a script that did not load).
+  private started = false;
+  /// The parts whose compiled module the current worker was sent.
+  private readonly sent = new Set<ModulePart>();
+  private readonly modules = new Map<ModulePart, WebAssembly.Module>();
+  private nextId = 1;
+  private readonly pending = new Map<number, Outstanding>();
+  private readonly restartListeners = new Set<(reason: string) => void>();
+  private readonly loadingListeners = new Set<(what: string | null) => void>();
+  private loads = 0;
+  private loadingShown: string | null = null;
+  private readonly channels = new Map<string, Channel>();
+  /// Milliseconds the page's instance computed in the current task.
+  private spentThisTask = 0;
+  private resetQueued = false;
+  /// `performance.now()` at which the newest delivered result was requested (for latency figures).
+  lastDeliveredIssuedAt = 0;
+
+  /// The latest-wins requester for `key` (one per widget computation).
+  channel(key: string): Channel {
+    let channel = this.channels.get(key);
+    if (!channel) {
+      channel = new Channel(this);
+      this.channels.set(key, channel);
+    }
+    return channel;
+  }
+
+  /// Runs the calls where cost.ts places them; every request is answered (no dropping at this
+  /// level). A call on the page whose parts are loaded is answered by an already settled promise,
+  /// so its answer is handled in the task (the input's) that asked.
+  run<const C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C>> {
+    let parts: ModulePart[];
+    try {
+      parts = partsFor(calls);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const placement = place(calls);
+    // A task that already spent its share of page time (a loop of small calls) sends the rest on.
+    const where = placement.where === 'page' && this.spentThisTask > TASK_BUDGET_MS ? 'worker' : placement.where;
+    log(calls, where);
+    if (placement.where === 'refused') {
+      return Promise.reject(new CoreError({ name: 'RangeError', message: placement.reason }));
+    }
+    if (where === 'page') {
+      if (this.local.has(parts)) return this.runHere(calls);
+      return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls));
+    }
+    return this.loading(parts, Promise.all(parts.map((part) => this.compiled(part)))).then(
+      () =>
+        new Promise<CoreResults<C>>((resolve, reject) => {
+          this.post({ calls, parts, retried: false, resolve: (results) => resolve(results as CoreResults<C>), reject });
+        }),
+    );
+  }
+
+  /// Calls `listener(reason)` whenever the core stopped and was replaced; returns the unsubscriber.
+  onRestart(listener: (reason: string) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /// Calls `listener(what)` when loading the core takes a while (`what` names the files, e.g.
+  /// "the core (kernel_lens_core.wasm)") and `listener(null)` when it is done or failed; a
+  /// listener added during a slow load hears of it at once. Returns the unsubscriber.
+  onLoading(listener: (what: string | null) => void): () => void {
+    this.loadingListeners.add(listener);
+    if (this.loadingShown) listener(this.loadingShown);
+    return () => this.loadingListeners.delete(listener);
+  }
+
+  /// The names of the functions the core exports, once its module compiled (none if it failed).
+  available(): Promise<Set<string>> {
+    return compiledPart('core').then(
+      () => new Set(FUNCTION_NAMES),
+      () => new Set<string>(),
+    );
+  }
+
+  /// Stops the worker; every outstanding request in it rejects. The next heavy request starts a
+  /// new worker.
+  terminate(): void {
+    this.dropWorker();
+    const error = new CoreError({ name: 'AbortError', message: 'the computation was cancelled' });
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+
+  /// Cancels whatever runs in the worker; the next heavy request starts a fresh one.
+  restart(): void {
+    this.terminate();
+  }
+
+  /// Runs calls on the page now. A trap (a RuntimeError) leaves the instance unusable: it is
+  /// dropped (the next call instantiates the module again) and the listeners are told.
+  private runHere<C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C>> {
+    const start = performance.now();
+    try {
+      const results = this.local.run(calls) as CoreResults<C>;
+      this.spend(performance.now() - start);
+      return Promise.resolve(results);
+    } catch (error) {
+      this.spend(performance.now() - start);
+      if (error instanceof Error && error.name === 'RuntimeError') {
+        this.local.reset();
+        this.tellRestart(error.message);
+        return Promise.reject(
+          new CoreError({ name: 'Error', message: `the core stopped while computing this (${error.message}); it was restarted` }),
+        );
+      }
+      return Promise.reject(error);
+    }
+  }
+
+  /// Counts page time against the current task (see TASK_BUDGET_MS); the count starts over in
+  /// the next task.
+  private spend(ms: number): void {
+    this.spentThisTask += ms;
+    if (this.resetQueued) return;
+    this.resetQueued = true;
+    setTimeout(() => {
+      this.spentThisTask = 0;
+      this.resetQueued = false;
+    }, 0);
+  }
+
+  private compiled(part: ModulePart): Promise<void> {
+    if (this.modules.has(part)) return Promise.resolve();
+    return compiledPart(part).then((module) => {
+      this.modules.set(part, module);
+    });
+  }
+
+  /// `work` (loading `parts`), with the loading listeners told if it takes a while.
+  private loading<T>(parts: readonly ModulePart[], work: Promise<T>): Promise<T> {
+    let settled = false;
+    this.loads++;
+    const timer = setTimeout(() => {
+      if (settled || this.loadingShown) return;
+      const files = parts.map((part) => `${part === 'lab' ? 'the laboratory' : 'the core'} (${wasmFileName(part)})`);
+      this.loadingShown = files.join(' and ');
+      for (const listener of this.loadingListeners) listener(this.loadingShown);
+    }, LOADING_NOTE_MS);
+    const done = (): void => {
+      settled = true;
+      clearTimeout(timer);
+      this.loads--;
+      if (this.loads === 0 && this.loadingShown) {
+        this.loadingShown = null;
+        for (const listener of this.loadingListeners) listener(null);
+      }
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  private post(entry: Outstanding): void {
+    const worker = this.ensureWorker();
+    for (const part of entry.parts) {
+      const module = this.modules.get(part);
+      if (!module || this.sent.has(part)) continue;
+      const message: ModuleRequest = { id: -1, part, module };
+      worker.postMessage(message);
+      this.sent.add(part);
+    }
+    const id = this.nextId++;
+    this.pending.set(id, entry);
+    worker.postMessage({ id, calls: entry.calls });
+  }
+
+  /// The worker (or its wasm instance) died: start a new one, run the outstanding requests once
+  /// more (the one that was running when it died, `culprit`, is answered with an error instead)
+  /// and tell the listeners.
+  private recover(reason: string, culprit?: Outstanding): void {
+    const outstanding = [...this.pending.values()];
+    this.pending.clear();
+    this.dropWorker();
+    const failed = new CoreError({
+      name: 'Error',
+      message: `the core stopped while computing this (${reason}); it was restarted`,
+    });
+    // A worker that died without a word was working on its oldest request.
+    const blamed = culprit ?? outstanding.shift();
+    blamed?.reject(failed);
+    for (const entry of outstanding) {
+      if (entry.retried) entry.reject(failed);
+      else this.post({ ...entry, retried: true });
+    }
+    this.tellRestart(reason);
+  }
+
+  private tellRestart(reason: string): void {
+    for (const listener of this.restartListeners) listener(reason);
+  }
+
+  private dropWorker(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.started = false;
+    this.sent.clear();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = createCoreWorker();
+    worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => {
+      if (worker === this.worker) this.receive(worker, event.data);
+    });
+    worker.addEventListener('error', (event) => {
+      if (worker !== this.worker) return;
+      event.preventDefault();
+      if (this.started) this.recover(event.message || 'the core worker failed');
+      else void this.scriptFailed(event.message);
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  /// The worker's script did not run (missing, or an error in it): every request waiting for it
+  /// is answered with the reason, and the next heavy request starts a new worker.
+  private async scriptFailed(message: string | undefined): Promise<void> {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    this.dropWorker();
+    let detail = message || '';
+    if (!detail && !WORKER_SCRIPT.startsWith('the ')) {
+      detail = await fetch(WORKER_SCRIPT, { method: 'HEAD' }).then(
+        (response) => (response.ok ? 'it did not run' : `HTTP ${response.status} for ${WORKER_SCRIPT}`),
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+    }
+    const error = new CoreError({
+      name: 'Error',
+      message: `the core worker's script could not be started (${detail || 'no reason given'}); change any input to try again`,
+    });
+    for (const entry of waiting) entry.reject(error);
+  }
+
+  private receive(worker: Worker, message: WorkerMessage): void {
+    if ('started' in message) {
+      this.started = true;
+      if (message.lock) this.watch(worker, message.lock);
+      return;
+    }
+    this.settle(message.id, message);
+  }
+
+  /// The worker holds the lock `name` while it lives: once the page gets it, the worker is gone.
+  /// If that was not the page's doing, the worker stopped by itself (it closed, or the browser
+  /// dropped it) and the requests waiting for it would otherwise wait forever.
+  private watch(worker: Worker, name: string): void {
+    const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+    void locks?.request(name, () => {
+      if (worker === this.worker) this.recover('the core worker stopped by itself');
+    });
+  }
+
+  private settle(id: number, response: CallResponse): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    // A wasm trap or abort leaves the module unusable: replace the worker.
+    if ('error' in response && response.error.name === 'RuntimeError') {
+      this.recover(response.error.message, pending);
+      return;
+    }
+    if ('error' in response) {
+      pending.reject(new CoreError(response.error));
+      return;
+    }
+    pending.resolve(response.results);
+  }
+}
+
+let shared: Bridge | null = null;
+
+/// The page's one bridge (every widget shares one core instance on the page and one worker).
+export function sharedBridge(): Bridge {
+  shared ??= new Bridge();
+  return shared;
+}
