@@ -5,7 +5,7 @@
 /// parameters (matched without regard to case, so `keyseed` sets `keySeed`) and are observed: a
 /// change re-mounts the figure with the new state. Every figure on a page shares one worker and
 /// one wasm instance (the module's shared bridge).
-import { setThemeSource } from './core/charts';
+import { applyTheme, setThemeSource, themeMode } from './charts/theme';
 import { mountWidget, type MountedFrame } from './core/host';
 import { loadWidget, showUnknownWidget } from './core/registry';
 import { embedAddress, type ShareTarget } from './core/share';
@@ -15,11 +15,18 @@ const siteRoot = new URL(/* @vite-ignore */ '.', import.meta.url);
 const stylesheet = new URL('assets/kernel-lens.css', siteRoot).href;
 
 /// Attributes of the element itself, never widget parameters.
-const OWN_ATTRIBUTES = new Set(['widget', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
+const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
+
+/// Attributes whose change re-mounts the figure: all but the theme's and the element's own marks.
+const remounts = (name: string | null): boolean => name !== null && !name.startsWith('data-kl-') && !['theme', 'font', 'style', 'class'].includes(name);
 
 export class KernelLensFigure extends HTMLElement {
   private readonly container: HTMLElement;
-  private readonly observer = new MutationObserver(() => void this.render());
+  private readonly observer = new MutationObserver((records) => {
+    if (records.some((record) => record.attributeName === 'theme' || record.attributeName === 'font')) this.theme();
+    if (records.some((record) => remounts(record.attributeName))) void this.render();
+  });
+  private stopTheme: (() => void) | null = null;
   private mounted: MountedFrame | null = null;
   private generation = 0;
   /// Settles when the shadow root's stylesheet has loaded (or failed): charts read its colours.
@@ -41,11 +48,23 @@ export class KernelLensFigure extends HTMLElement {
   }
 
   connectedCallback(): void {
+    this.theme();
     this.observer.observe(this, { attributes: true });
     void this.render();
   }
 
+  /// The element is its figure's theme root: `theme="light|dark|auto"` (auto by default), and
+  /// `font="inherit"` takes the host page's font.
+  private theme(): void {
+    this.stopTheme?.();
+    this.stopTheme = applyTheme(this, themeMode(this.getAttribute('theme')));
+    if (this.getAttribute('font') === 'inherit') this.setAttribute('data-kl-font', 'inherit');
+    else this.removeAttribute('data-kl-font');
+  }
+
   disconnectedCallback(): void {
+    this.stopTheme?.();
+    this.stopTheme = null;
     this.observer.disconnect();
     this.generation++;
     this.mounted?.destroy();
@@ -56,7 +75,7 @@ export class KernelLensFigure extends HTMLElement {
   private parameters(schemaKeys: readonly string[]): URLSearchParams {
     const params = new URLSearchParams();
     for (const { name, value } of Array.from(this.attributes)) {
-      if (OWN_ATTRIBUTES.has(name)) continue;
+      if (OWN_ATTRIBUTES.has(name) || name.startsWith('data-kl-')) continue;
       const key = schemaKeys.find((candidate) => candidate.toLowerCase() === name.toLowerCase()) ?? name;
       params.set(key, value);
     }

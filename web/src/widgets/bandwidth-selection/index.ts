@@ -1,7 +1,7 @@
 /// Exercise 3, live: a fresh noisy sample split into training, validation and a sealed test set;
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
-import { chartCanvas, createChart, lineLegend, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../core/charts';
+import { chartCanvas, createChart, lineLegend, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../charts';
 import { button, controlRow, dataTable } from '../../core/controls';
 import { fixed } from '../../core/format';
 import { call } from '../../core/protocol';

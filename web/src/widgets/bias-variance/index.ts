@@ -2,7 +2,7 @@
 /// noisy worlds, run in the worker one bandwidth at a time (progress, cancel), with the exact
 /// population curves and a draggable bandwidth marker reading out both at the current h.
 import type { ChapterConfig, RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { onThemeChange } from '../../core/charts';
+import { onThemeChange } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';

@@ -1,7 +1,7 @@
 /// Section 12.6's dot product: with q = (1, 0), k1 = (1, 0), k2 = (2, 0) both keys point along the
 /// query, yet qᵀk scores them 1 and 2 while −‖q − k‖² scores them 0 and −1. Drag the arrows and
 /// watch magnitude enter one score and not the other.
-import { canvasFont, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { canvasFont, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -47,7 +47,7 @@ const arrowLabels: Plugin<'scatter'> = {
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
     ctx.save();
-    ctx.font = canvasFont(13, 600);
+    ctx.font = canvasFont(13, 600, chart);
     chart.data.datasets.forEach((dataset, index) => {
       const head = chart.getDatasetMeta(index).data[1];
       if (!head) return;

@@ -1,6 +1,6 @@
 /// Figure 12.1, live: a three-point Gaussian lookup. Drag the query or the points, add points by
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
-import { onThemeChange } from '../../core/charts';
+import { onThemeChange } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';

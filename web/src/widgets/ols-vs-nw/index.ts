@@ -1,6 +1,6 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
-import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../core/charts';
+import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';

@@ -1,6 +1,6 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call, resultOf } from '../../core/protocol';

@@ -1,7 +1,7 @@
 /// Exercise 4, live: keys [0, 0, 1] and the query 0. Halving h step by step drives the stable
 /// softmax of the log-scores toward the tie-splitting limit (0.5, 0.5, 0); h ≤ 0 is refused by
 /// the core's bandwidth check.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
