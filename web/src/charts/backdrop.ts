@@ -35,8 +35,9 @@ const backdropOf = (chart: Chart): Backdrop => {
 
 /// The layout each chart was last laid out for (see `layoutKey`).
 const laidOut = new WeakMap<Chart, string>();
-/// Charts whose update must not draw (the frame draws once the picture is ready).
-const holding = new WeakSet<Chart>();
+/// Charts whose update must not draw (the frame draws once the picture is ready), with the
+/// layout key of the frame.
+const holding = new WeakMap<Chart, string | null>();
 /// Counts, per chart, the layouts run and the fast frames drawn (read by the browser tests).
 const counts = new WeakMap<Chart, { layouts: number; fastFrames: number }>();
 
@@ -61,9 +62,9 @@ export function layoutKey(chart: Chart): string | null {
 /// True when `chart` keeps its layout for `key` (the layout was made for it).
 export const keepsLayout = (chart: Chart, key: string | null): boolean => key !== null && laidOut.get(chart) === key;
 
-/// Updates `chart` without drawing it (the caller draws).
-export function updateHeld(chart: Chart, mode: Parameters<Chart['update']>[0]): void {
-  holding.add(chart);
+/// Updates `chart` for a frame whose layout key is `key`, without drawing it (the caller draws).
+export function updateHeld(chart: Chart, mode: Parameters<Chart['update']>[0], key: string | null): void {
+  holding.set(chart, key);
   try {
     chart.update(mode);
   } finally {
@@ -147,7 +148,9 @@ export const fastPath: Plugin = {
   id: 'klFastPath',
   beforeLayout(chart) {
     const generic = chart as unknown as Chart;
-    const key = layoutKey(generic);
+    // Only a frame's update keeps or records a layout: one laid out for other reasons (the first
+    // draw before any data, a resize) depends on more than the key (the data's overflow).
+    const key = holding.get(generic) ?? null;
     if (keepsLayout(generic, key) && chart.chartArea && chart.chartArea.width > 0) return false;
     if (key === null) laidOut.delete(generic);
     else laidOut.set(generic, key);

@@ -10,7 +10,7 @@ import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bias-variance/fields';
 import '../bias-variance/bias-variance.css';
 import { logTick, vertical, type XY } from '../bias-variance/plot';
-import { setText } from '../../core/readout';
+import { liveReadout, setText } from '../../core/readout';
 
 const MAX_SPLIT = 2000;
 
@@ -144,10 +144,8 @@ export default defineWidget({
 
     const sealed = document.createElement('div');
     sealed.className = 'kl-sealed';
-    const testLine = document.createElement('p');
-    testLine.className = 'kl-summary';
+    const testLine = liveReadout('kl-summary');
     testLine.dataset.testid = 'test-mse';
-    testLine.setAttribute('aria-live', 'polite');
     const revealButton = button('Open the sealed test set (once)', () => {
       if (state.reveal) return;
       update({ reveal: true });

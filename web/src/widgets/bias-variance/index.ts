@@ -11,7 +11,7 @@ import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from './fields';
 import { AuditView, type AuditFrame } from './view';
 import './bias-variance.css';
-import { setText } from '../../core/readout';
+import { liveReadout, setText } from '../../core/readout';
 
 /// Points of the exact (population) curves across the plotted range of h.
 const EXACT_POINTS = 97;
@@ -157,18 +157,14 @@ export default defineWidget({
     });
     const markerTable = dataTable('Both decompositions at the marker: measured over the worlds, and exact', ['estimate', 'bias²', 'variance', 'MSE']);
     markerTable.table.dataset.testid = 'marker-table';
-    const markerHeading = document.createElement('p');
-    markerHeading.className = 'kl-readout';
+    const markerHeading = liveReadout('kl-readout');
     markerHeading.dataset.testid = 'marker-readout';
-    markerHeading.setAttribute('aria-live', 'polite');
 
     // ---- the chapter's table ----
     const table = dataTable('Fixed-design audit: one row per bandwidth on the grid', ['h', '2h²', 'bias²', 'variance', 'MSE']);
     table.table.dataset.testid = 'audit-table';
-    const minimumLine = document.createElement('p');
-    minimumLine.className = 'kl-summary';
+    const minimumLine = liveReadout('kl-summary');
     minimumLine.dataset.testid = 'grid-minimum';
-    minimumLine.setAttribute('aria-live', 'polite');
 
     const tableBox = document.createElement('div');
     tableBox.className = 'kl-scroll';

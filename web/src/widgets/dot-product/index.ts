@@ -9,7 +9,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import type { Plugin } from 'chart.js';
 import './dot-product.css';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 const AXIS = { min: -3, max: 3 } as const;
 const GRAB_RADIUS = 16;
@@ -120,16 +120,11 @@ export default defineWidget({
       plugins: [arrowLabels],
     });
 
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const dotText = document.createElement('strong');
-    dotText.dataset.testid = 'dot-scores';
-    const distanceText = document.createElement('strong');
-    distanceText.dataset.testid = 'distance-scores';
+    const dotText = testNode('strong', 'dot-scores');
+    const distanceText = testNode('strong', 'distance-scores');
     const dotWinner = document.createElement('span');
     const distanceWinner = document.createElement('span');
-    readout.append('Dot products qᵀk = ', dotText, ' ', dotWinner, '; negative squared distances −‖q − k‖² = ', distanceText, ' ', distanceWinner, '.');
+    const readout = liveReadout('kl-readout', 'Dot products qᵀk = ', dotText, ' ', dotWinner, '; negative squared distances −‖q − k‖² = ', distanceText, ' ', distanceWinner, '.');
 
     const table = dataTable('Both scores per key, and the softmax weights each score gives', [
       'key',

@@ -7,7 +7,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 const MAX_POINTS = 8;
 
@@ -79,14 +79,10 @@ export default defineWidget({
       csv: () => (lastFrame ? [['query', 'prediction'], [lastFrame.query, lastFrame.prediction]] : []),
     });
 
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const prediction = document.createElement('strong');
+    const prediction = testNode('strong', 'prediction');
     prediction.className = 'kl-number';
-    prediction.dataset.testid = 'prediction';
     const where = document.createElement('span');
-    readout.append('Prediction ', where, ' = ', prediction);
+    const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
 
     const table = dataTable('Observations and their normalized weights', ['point', 'key', 'value', 'weight', '']);
     const addButton = button('Add a point', () => {
