@@ -180,6 +180,12 @@ class LegendBox {
       const fill = Array.isArray(dataset.backgroundColor) ? dataset.backgroundColor[0] : dataset.backgroundColor;
       ctx.fillStyle = ink(chart, fill, 'grey');
       ctx.fillRect(left, y - this.size / 2, BOX_WIDTH, this.size);
+      const border = Array.isArray(dataset.borderColor) ? dataset.borderColor[0] : dataset.borderColor;
+      if (typeof dataset.borderWidth === 'number' && dataset.borderWidth > 0 && typeof border === 'string') {
+        ctx.strokeStyle = border;
+        ctx.lineWidth = Math.min(dataset.borderWidth, 2);
+        ctx.strokeRect(left + 0.5, y - this.size / 2 + 0.5, BOX_WIDTH - 1, this.size - 1);
+      }
       ctx.restore();
       return;
     }
