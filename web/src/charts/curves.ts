@@ -24,7 +24,7 @@ type ArrayDataset = {
   pointRadius?: unknown;
 };
 
-/// Dataset fields `curveLayer` reads its drawing from; the rest is Chart.js' (legend entry).
+/// Dataset fields that are not its style: its data, label and arrays.
 const ARRAY_FIELDS = new Set(['data', 'label', 'klCurve', 'klPoints']);
 
 /// A dataset drawn by `curveLayer`: it holds no points (its legend entry and its place in the
@@ -178,20 +178,20 @@ export const curveLayer: Plugin = {
   },
 };
 
-/// A chart whose datasets are all array datasets has no Chart.js elements to update: when none
-/// of their Chart.js fields changed but the label (a legend entry's text), a frame only draws.
-/// Returns the datasets' fields as they are now when that holds for every dataset, else null.
-export function arrayOnlyFields(chart: Chart): Record<string, unknown>[] | null {
-  const fields: Record<string, unknown>[] = [];
+/// Each dataset's own fields but its data and label (its style: colours, widths, the arrays'
+/// look), and whether every dataset is an array dataset. A chart of array datasets only has no
+/// Chart.js elements to update: while their styles stay, a frame only draws.
+export function datasetStyles(chart: Chart): { styles: Record<string, unknown>[]; arraysOnly: boolean } {
+  const styles: Record<string, unknown>[] = [];
+  let arraysOnly = true;
   for (const dataset of chart.data.datasets) {
     const arrays = dataset as ArrayDataset;
-    if (!arrays.klCurve && !arrays.klPoints) return null;
-    if (!Array.isArray(dataset.data) || dataset.data.length > 0) return null;
+    if ((!arrays.klCurve && !arrays.klPoints) || !Array.isArray(dataset.data) || dataset.data.length > 0) arraysOnly = false;
     const own: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(dataset)) if (!ARRAY_FIELDS.has(name)) own[name] = value;
-    fields.push(own);
+    styles.push(own);
   }
-  return fields;
+  return { styles, arraysOnly };
 }
 
 export const sameFields = (a: readonly Record<string, unknown>[], b: readonly Record<string, unknown>[] | undefined): boolean =>

@@ -5,12 +5,13 @@ import type { Chart } from 'chart.js';
 import { sharedBridge } from '../core/bridge';
 import { markTiming, timingEnabled } from '../core/timing';
 import { drawOverBackdrop, fastPathCounts, forgetBackdrop, keepsLayout, layoutKey, updateHeld } from './backdrop';
-import { arrayOnlyFields, sameFields } from './curves';
+import { datasetStyles, sameFields } from './curves';
 
-/// The update mode of every redraw. Not 'none': in that mode Chart.js keeps the style a
-/// dataset's elements first shared and a dataset given new colours (a theme flip) would keep
-/// drawing in the old ones; with animations off, the default mode applies the new style at once.
-const MODE = 'default';
+/// The update modes of a redraw. Chart.js keeps the style a dataset's elements first shared and,
+/// in the 'none' mode, never takes a new one: a dataset given new colours (a theme flip) would
+/// keep drawing in the old ones. With animations off, the default mode applies them at once.
+const SAME_STYLE = 'none';
+const NEW_STYLE = 'default';
 
 const scheduled = new Map<Chart, Array<() => void>>();
 let flushQueued = false;
@@ -69,12 +70,9 @@ function queueFlush(): void {
   else queueMicrotask(() => flush(false));
 }
 
-/// The array datasets' Chart.js fields at each chart's last update.
-const updatedFields = new WeakMap<Chart, Record<string, unknown>[]>();
+/// The datasets' styles at each chart's last update.
+const updatedStyles = new WeakMap<Chart, Record<string, unknown>[]>();
 
-/// Redraws a chart after its data changed. On fixed axes whose layout still holds, the frame is
-/// drawn over the backdrop's picture; when only array curves changed (no Chart.js element did),
-/// Chart.js' update is skipped too. Otherwise Chart.js updates and draws as usual.
 function redraw(chart: Chart): void {
   if (!chart.canvas) return;
   if (!timingEnabled) {
@@ -91,20 +89,20 @@ function redraw(chart: Chart): void {
   });
 }
 
+/// Redraws a chart after its data changed. On fixed axes whose layout still holds, the frame is
+/// drawn over the backdrop's picture; when only array curves changed (no Chart.js element did),
+/// Chart.js' update is skipped too. Otherwise Chart.js updates and draws as usual.
 function redrawChart(chart: Chart): void {
   const key = layoutKey(chart);
+  const { styles, arraysOnly } = datasetStyles(chart);
+  const sameStyle = sameFields(styles, updatedStyles.get(chart));
+  const mode = sameStyle ? SAME_STYLE : NEW_STYLE;
+  updatedStyles.set(chart, styles);
   if (key === null || !chart.attached) {
-    chart.update(MODE);
-    updatedFields.delete(chart);
+    chart.update(mode);
     return;
   }
-  const fields = arrayOnlyFields(chart);
-  const drawOnly = fields !== null && sameFields(fields, updatedFields.get(chart)) && keepsLayout(chart, key);
-  if (!drawOnly) {
-    updateHeld(chart, MODE, key);
-    if (fields === null) updatedFields.delete(chart);
-    else updatedFields.set(chart, fields);
-  }
+  if (!(arraysOnly && sameStyle && keepsLayout(chart, key))) updateHeld(chart, mode, key);
   drawOverBackdrop(chart);
 }
 
@@ -122,7 +120,7 @@ export function scheduleFrame(chart: Chart, edit: () => void): void {
 /// Drops a destroyed chart's pending edits and what its redraws kept.
 export function forgetChart(chart: Chart): void {
   scheduled.delete(chart);
-  updatedFields.delete(chart);
+  updatedStyles.delete(chart);
   forgetBackdrop(chart);
   if (scheduled.size === 0 && frameRequest) {
     cancelAnimationFrame(frameRequest);

@@ -13,7 +13,6 @@ export type { Chart, Plugin } from 'chart.js';
 export { barPoints, barValueLabels, weightBarChart, weightTick, type WeightBarOptions } from './bars';
 export { canvasFont, chartCanvas, createChart } from './create';
 export { curveDataset, curveLayer, pointsDataset, setDatasets, type CurveArrays } from './curves';
-export { fastPathCounts } from './backdrop';
 export { scheduleFrame } from './frame';
 export { boxLegend, lineLegend } from './legend';
 export { recolorStars, starDataset } from './stars';

@@ -185,14 +185,15 @@ function refresh(root: Element, state: RootState): void {
 /// Returns the disposer (the mark stays; the root stops following the host).
 export function applyTheme(root: HTMLElement, mode: ThemeMode): () => void {
   const theme = mode === 'auto' ? hostTheme(root) : mode;
-  const previous = roots.get(root);
+  const before = root.getAttribute('data-kl-theme');
   const state: RootState = { mode, theme, style: root.getAttribute('style') ?? '' };
   roots.set(root, state);
   root.setAttribute('data-kl-theme', theme);
   const own = new MutationObserver(() => refresh(root, state));
   own.observe(root, { attributes: true, attributeFilter: ['style'] });
   watchHost();
-  if (previous && previous.theme !== theme) recolor(root);
+  // A root that had another theme recolours what it holds; a new one is read when first drawn.
+  if (before !== null && before !== theme) recolor(root);
   else palettes.delete(root);
   return () => {
     own.disconnect();
