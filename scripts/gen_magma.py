@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes web/src/core/magma.ts: matplotlib's 256-entry 'magma' colormap (Figure 12.3 right uses it)
+"""Writes web/src/charts/magma.ts: matplotlib's 256-entry 'magma' colormap (Figure 12.3 right uses it)
 as one hex string of RGB bytes. Needs python3-matplotlib; run with Debian's /usr/bin/python3.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pathlib
 import numpy as np
 from matplotlib import colormaps
 
-OUT = pathlib.Path(__file__).resolve().parent.parent / "web" / "src" / "core" / "magma.ts"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "web" / "src" / "charts" / "magma.ts"
 
 
 def main() -> None:

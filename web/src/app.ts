@@ -1,7 +1,7 @@
 /// The two ways the site shows widgets: the full page (every widget in chapter order, each mounted
 /// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
-import { applyTheme } from './charts/theme';
+import { applyTheme, themeMode } from './charts/theme';
 import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
@@ -17,7 +17,6 @@ import {
   widgetAddress,
   type EmbedCode,
 } from './core/share';
-import { themeMode } from './embed/theme-mode';
 import { onPrint, watchPrintLayout } from './embed/print';
 
 const replaceAddress = (address: string): void => {

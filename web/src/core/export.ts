@@ -1,5 +1,6 @@
 /// Downloads: a chart as PNG at twice its CSS size, and the numbers behind a figure as CSV.
-import { Chart, palette } from './charts';
+import { Chart } from 'chart.js';
+import { palette } from '../charts/theme';
 
 /// One CSV cell: numbers keep the core's full precision (shortest round-trip form), text is quoted
 /// when it holds a comma, quote or line break.
@@ -45,7 +46,7 @@ export function renderAtScale(canvas: HTMLCanvasElement, scale = 2): HTMLCanvasE
   out.height = Math.round(height * scale);
   const ctx = out.getContext('2d');
   if (!ctx) return out;
-  ctx.fillStyle = palette().background;
+  ctx.fillStyle = palette(canvas).background;
   ctx.fillRect(0, 0, out.width, out.height);
   const chart = Chart.getChart(canvas);
   if (chart) {

@@ -2,13 +2,11 @@
 /// figure nears the viewport: mounts the widget named by `widget` into the element's shadow root,
 /// with the other attributes as its parameters (matched without regard to case, so `keyseed` sets
 /// `keySeed`). Every figure on a page shares one worker and one wasm instance.
-import { applyTheme, type ThemeMode } from '../charts/theme';
-import { setThemeSource } from '../core/charts';
+import { applyTheme, setThemeSource, themeMode, type ThemeMode } from '../charts/theme';
 import { mountWidget, type MountedFrame } from '../core/host';
 import { loadWidget, showUnknownWidget } from '../core/registry';
 import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarget } from '../core/share';
 import { watchPrintLayout } from './print';
-import { themeMode } from './theme-mode';
 
 /// Attributes of the element itself, never widget parameters.
 const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
@@ -51,11 +49,12 @@ export async function mountFigure(
     const mode = themeMode(element.getAttribute('theme'));
     if (theme?.mode !== mode) {
       theme?.stop();
-      theme = { mode, stop: applyTheme(container, mode) };
+      // The element is the theme root, so an author's --kl-* colours on it win in either theme.
+      theme = { mode, stop: applyTheme(element, mode) };
     }
     const font = element.getAttribute('font');
-    if (font) container.dataset.klFont = font;
-    else delete container.dataset.klFont;
+    if (font) element.dataset.klFont = font;
+    else delete element.dataset.klFont;
   };
 
   const render = async (): Promise<void> => {

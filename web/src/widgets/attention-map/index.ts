@@ -1,10 +1,10 @@
 /// Figure 12.3 (right), live: the laboratory's keys and one query grid as a fixed Gaussian
 /// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
-import { barPoints, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, scientific } from '../../core/format';
-import { evenTickIndices, Heatmap, type HeatmapTick } from '../../core/heatmap';
+import { evenTickIndices, Heatmap, type HeatmapTick } from '../../charts/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { liveReadout, setText, testNode } from '../../core/readout';

@@ -1,7 +1,7 @@
 /// Exercise 3, live: a fresh noisy sample split into training, validation and a sealed test set;
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
-import { chartCanvas, createChart, lineLegend, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../core/charts';
+import { chartCanvas, createChart, lineLegend, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../charts';
 import { button, controlRow, dataTable } from '../../core/controls';
 import { fixed } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -10,7 +10,7 @@ import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bias-variance/fields';
 import '../bias-variance/bias-variance.css';
 import { logTick, vertical, type XY } from '../bias-variance/plot';
-import { setText } from '../../core/readout';
+import { liveReadout, setText } from '../../core/readout';
 
 const MAX_SPLIT = 2000;
 
@@ -144,10 +144,8 @@ export default defineWidget({
 
     const sealed = document.createElement('div');
     sealed.className = 'kl-sealed';
-    const testLine = document.createElement('p');
-    testLine.className = 'kl-summary';
+    const testLine = liveReadout('kl-summary');
     testLine.dataset.testid = 'test-mse';
-    testLine.setAttribute('aria-live', 'polite');
     const revealButton = button('Open the sealed test set (once)', () => {
       if (state.reveal) return;
       update({ reveal: true });

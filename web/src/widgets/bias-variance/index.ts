@@ -2,7 +2,7 @@
 /// noisy worlds, run in the worker one bandwidth at a time (progress, cancel), with the exact
 /// population curves and a draggable bandwidth marker reading out both at the current h.
 import type { ChapterConfig, RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { onThemeChange } from '../../core/charts';
+import { onThemeChange } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -11,7 +11,7 @@ import { defineWidget } from '../../core/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from './fields';
 import { AuditView, type AuditFrame } from './view';
 import './bias-variance.css';
-import { setText } from '../../core/readout';
+import { liveReadout, setText } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
 
 /// Points of the exact (population) curves across the plotted range of h.
@@ -158,18 +158,14 @@ export default defineWidget({
     });
     const markerTable = dataTable('Both decompositions at the marker: measured over the worlds, and exact', ['estimate', 'bias²', 'variance', 'MSE']);
     markerTable.table.dataset.testid = 'marker-table';
-    const markerHeading = document.createElement('p');
-    markerHeading.className = 'kl-readout';
+    const markerHeading = liveReadout('kl-readout');
     markerHeading.dataset.testid = 'marker-readout';
-    markerHeading.setAttribute('aria-live', 'polite');
 
     // ---- the chapter's table ----
     const table = dataTable('Fixed-design audit: one row per bandwidth on the grid', ['h', '2h²', 'bias²', 'variance', 'MSE']);
     table.table.dataset.testid = 'audit-table';
-    const minimumLine = document.createElement('p');
-    minimumLine.className = 'kl-summary';
+    const minimumLine = liveReadout('kl-summary');
     minimumLine.dataset.testid = 'grid-minimum';
-    minimumLine.setAttribute('aria-live', 'polite');
 
     const tableBox = document.createElement('div');
     tableBox.className = 'kl-scroll';

@@ -1,5 +1,5 @@
 /// Plot pieces shared by the audit and selection figures: vertical marker lines and log-axis
-/// ticks. (A colour-scheme flip re-themes every chart's axes and legend in core/charts.ts.)
+/// ticks. (A colour-scheme flip re-themes every chart's axes and legend in web/src/charts/.)
 
 export type XY = { x: number; y: number };
 

@@ -1,7 +1,7 @@
 /// Figure 12.3 (left), live: bias², variance and MSE of the Monte-Carlo audit against h on a log
 /// axis (points on the grid), the exact population curves over a continuous range of h (dashed),
 /// the grid minimum (grey dashed line) and the draggable bandwidth marker (orange line).
-import { chartCanvas, createChart, lineLegend, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, lineLegend, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
 import type { LegendItem } from 'chart.js';
 import type { RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
 import { logTick, vertical, type XY } from './plot';

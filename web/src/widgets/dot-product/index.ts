@@ -1,7 +1,7 @@
 /// Section 12.6's dot product: with q = (1, 0), k1 = (1, 0), k2 = (2, 0) both keys point along the
 /// query, yet qᵀk scores them 1 and 2 while −‖q − k‖² scores them 0 and −1. Drag the arrows and
 /// watch magnitude enter one score and not the other.
-import { canvasFont, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../core/charts';
+import { canvasFont, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
@@ -9,7 +9,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import type { Plugin } from 'chart.js';
 import './dot-product.css';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
 
 const AXIS = { min: -3, max: 3 } as const;
@@ -48,7 +48,7 @@ const arrowLabels: Plugin<'scatter'> = {
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
     ctx.save();
-    ctx.font = canvasFont(13, 600);
+    ctx.font = canvasFont(13, 600, chart);
     chart.data.datasets.forEach((dataset, index) => {
       const head = chart.getDatasetMeta(index).data[1];
       if (!head) return;
@@ -121,16 +121,11 @@ export default defineWidget({
       plugins: [arrowLabels],
     });
 
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const dotText = document.createElement('strong');
-    dotText.dataset.testid = 'dot-scores';
-    const distanceText = document.createElement('strong');
-    distanceText.dataset.testid = 'distance-scores';
+    const dotText = testNode('strong', 'dot-scores');
+    const distanceText = testNode('strong', 'distance-scores');
     const dotWinner = document.createElement('span');
     const distanceWinner = document.createElement('span');
-    readout.append('Dot products qᵀk = ', dotText, ' ', dotWinner, '; negative squared distances −‖q − k‖² = ', distanceText, ' ', distanceWinner, '.');
+    const readout = liveReadout('kl-readout', 'Dot products qᵀk = ', dotText, ' ', dotWinner, '; negative squared distances −‖q − k‖² = ', distanceText, ' ', distanceWinner, '.');
 
     const table = dataTable('Both scores per key, and the softmax weights each score gives', [
       'key',

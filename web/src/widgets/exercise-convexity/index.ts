@@ -8,7 +8,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
 import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from './pencil';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -88,16 +88,10 @@ export default defineWidget({
       onChange: (targets) => update({ targets }),
       onRefuse: (message) => host.showError(message),
     });
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const olsText = document.createElement('strong');
-    olsText.dataset.testid = 'ols-prediction';
-    const nwText = document.createElement('strong');
-    nwText.dataset.testid = 'nw-prediction';
-    const rangeText = document.createElement('span');
-    rangeText.dataset.testid = 'target-range';
-    readout.append('Predictions: OLS ', olsText, ', NW ', nwText, '; target range ', rangeText, '.');
+    const olsText = testNode('strong', 'ols-prediction');
+    const nwText = testNode('strong', 'nw-prediction');
+    const rangeText = testNode('span', 'target-range');
+    const readout = liveReadout('kl-readout', 'Predictions: OLS ', olsText, ', NW ', nwText, '; target range ', rangeText, '.');
     const strip = new RangeStrip();
 
     const scroll = (node: HTMLElement): HTMLDivElement => {

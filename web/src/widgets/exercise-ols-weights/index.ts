@@ -7,7 +7,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
 import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from '../exercise-convexity/pencil';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -58,17 +58,11 @@ export default defineWidget({
       because the keys sum to $0$ and their squares to $10$, so
       $\\lambda_i = \\tfrac{1}{5} + \\tfrac{q\\,k_i}{10}$.`;
 
-    const weightsLine = document.createElement('p');
-    weightsLine.className = 'kl-readout';
-    weightsLine.setAttribute('aria-live', 'polite');
     const qText = document.createElement('span');
-    const weightsText = document.createElement('strong');
-    weightsText.dataset.testid = 'ols-weights';
-    const sumText = document.createElement('strong');
-    sumText.dataset.testid = 'weight-sum';
-    const negativeText = document.createElement('span');
-    negativeText.dataset.testid = 'negative-weight';
-    weightsLine.append('λ(', qText, ') = ', weightsText, ', sum ', sumText, '. ', negativeText);
+    const weightsText = testNode('strong', 'ols-weights');
+    const sumText = testNode('strong', 'weight-sum');
+    const negativeText = testNode('span', 'negative-weight');
+    const weightsLine = liveReadout('kl-readout', 'λ(', qText, ') = ', weightsText, ', sum ', sumText, '. ', negativeText);
 
     const table = dataTable('OLS target weights per key', ['key', 'λ (2 d.p.)', 'λ (4 d.p.)', 'target y']);
 
@@ -88,15 +82,10 @@ export default defineWidget({
       onRefuse: (message) => host.showError(message),
     });
 
-    const predictionLine = document.createElement('p');
-    predictionLine.className = 'kl-readout';
-    predictionLine.setAttribute('aria-live', 'polite');
-    const predictionText = document.createElement('strong');
-    predictionText.dataset.testid = 'prediction';
+    const predictionText = testNode('strong', 'prediction');
     const rangeText = document.createElement('span');
-    const verdict = document.createElement('span');
-    verdict.dataset.testid = 'verdict';
-    predictionLine.append('OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
+    const verdict = testNode('span', 'verdict');
+    const predictionLine = liveReadout('kl-readout', 'OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
     const strip = new RangeStrip();
 
     const tableBox = document.createElement('div');

@@ -1,13 +1,13 @@
 /// Figure 12.1, live: a three-point Gaussian lookup. Drag the query or the points, add points by
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
-import { onThemeChange } from '../../core/charts';
+import { onThemeChange } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
 
 const MAX_POINTS = 8;
@@ -80,14 +80,10 @@ export default defineWidget({
       csv: () => (lastFrame ? [['query', 'prediction'], [lastFrame.query, lastFrame.prediction]] : []),
     });
 
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const prediction = document.createElement('strong');
+    const prediction = testNode('strong', 'prediction');
     prediction.className = 'kl-number';
-    prediction.dataset.testid = 'prediction';
     const where = document.createElement('span');
-    readout.append('Prediction ', where, ' = ', prediction);
+    const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
 
     const table = dataTable('Observations and their normalized weights', ['point', 'key', 'value', 'weight', '']);
     const addButton = button('Add a point', () => {

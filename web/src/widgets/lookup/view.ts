@@ -16,7 +16,7 @@ import {
   withAlpha,
   type Chart,
   type Palette,
-} from '../../core/charts';
+} from '../../charts';
 import { fixed, indexed, significant } from '../../core/format';
 import type { Plugin } from 'chart.js';
 
@@ -50,10 +50,10 @@ const predictionLabel: Plugin<'scatter'> = {
     if (!star || value === undefined || !Number.isFinite(value)) return;
     const { ctx } = chart;
     ctx.save();
-    const ink = palette().brown;
+    const ink = palette(chart).brown;
     ctx.fillStyle = ink;
     ctx.strokeStyle = ink;
-    ctx.font = canvasFont(13);
+    ctx.font = canvasFont(13, undefined, chart);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
     const text = `f(q) = ${fixed(value, 2)}`;

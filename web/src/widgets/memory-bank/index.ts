@@ -7,7 +7,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './memory-bank.css';
-import { setText } from '../../core/readout';
+import { setText, testNode } from '../../core/readout';
 
 /// The chapter's three stored pairs (keys = locations, values = responses).
 const KEYS = [1, 3, 5] as const;
@@ -124,8 +124,7 @@ export default defineWidget({
     bank.setAttribute('aria-label', 'A live attention computation: one query reads three memory slots');
 
     const queryCard = part('div', 'query', 'kl-bank__card kl-bank__query');
-    const queryText = document.createElement('strong');
-    queryText.dataset.testid = 'query';
+    const queryText = testNode('strong', 'query');
     queryCard.append('query q = ', queryText);
 
     const slots = document.createElement('ol');
@@ -140,8 +139,7 @@ export default defineWidget({
       const value = part('div', 'values', 'kl-bank__line');
       const score = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
       const weight = part('div', 'weights', 'kl-bank__line');
-      const weightText = document.createElement('strong');
-      weightText.dataset.testid = `weight-${i + 1}`;
+      const weightText = testNode('strong', `weight-${i + 1}`);
       const bar = document.createElement('span');
       bar.className = 'kl-bank__bar';
       bar.setAttribute('aria-hidden', 'true');
@@ -154,8 +152,7 @@ export default defineWidget({
     });
 
     const outputCard = part('div', 'output', 'kl-bank__card kl-bank__output');
-    const outputText = document.createElement('strong');
-    outputText.dataset.testid = 'output';
+    const outputText = testNode('strong', 'output');
     outputCard.append('output Σ αᵢvᵢ = ', outputText);
     bank.append(queryCard, slots, outputCard);
 

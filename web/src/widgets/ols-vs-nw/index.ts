@@ -1,13 +1,13 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
-import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../core/charts';
+import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from './range-strip';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 const KEYS = [-2, -1, 0, 1, 2] as const;
 
@@ -73,16 +73,11 @@ export default defineWidget({
       csv: () => (last ? [['key', 'OLS weight', 'NW weight'], ...KEYS.map((k, i) => [k, last?.olsWeights[i] ?? null, last?.nwWeights[i] ?? null])] : []),
     });
 
-    const olsText = document.createElement('strong');
-    olsText.dataset.testid = 'ols-prediction';
-    const nwText = document.createElement('strong');
-    nwText.dataset.testid = 'nw-prediction';
+    const olsText = testNode('strong', 'ols-prediction');
+    const nwText = testNode('strong', 'nw-prediction');
     const rangeText = document.createElement('span');
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
     const targetsText = document.createElement('span');
-    readout.append('Targets ', targetsText, ': OLS predicts ', olsText, ', NW predicts ', nwText, '; ', rangeText);
+    const readout = liveReadout('kl-readout', 'Targets ', targetsText, ': OLS predicts ', olsText, ', NW predicts ', nwText, '; ', rangeText);
 
     const table = dataTable('Weights per key (each column sums to one)', ['key', 'target', 'OLS λ', 'NW α']);
     const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));

@@ -1,6 +1,6 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
-import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call, keeping } from '../../core/protocol';

@@ -5,7 +5,7 @@ import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../co
 import { fixed, precise } from '../../core/format';
 import { subheading } from '../../core/headings';
 import type { CsvRows } from '../../core/export';
-import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../core/heatmap';
+import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../charts/heatmap';
 import { call } from '../../core/protocol';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';

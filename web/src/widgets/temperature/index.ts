@@ -1,12 +1,12 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { call, resultOf } from '../../core/protocol';
 import type { NumberParam, StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log', exclusiveMin: false },
@@ -68,14 +68,9 @@ export default defineWidget({
     );
     const chart = weightBarChart(canvas, { legend: true, max: 1.1, printed: [0] });
 
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const hText = document.createElement('strong');
-    hText.dataset.testid = 'bandwidth';
-    const tauText = document.createElement('strong');
-    tauText.dataset.testid = 'temperature';
-    readout.append('h = ', hText, '  ↔  τ = 2h² = ', tauText);
+    const hText = testNode('strong', 'bandwidth');
+    const tauText = testNode('strong', 'temperature');
+    const readout = liveReadout('kl-readout', 'h = ', hText, '  ↔  τ = 2h² = ', tauText);
 
     const table = dataTable('Weights per key', ['key', 'kernel α', 'softmax(s/τ)', 'h → 0⁺ limit', 'h → ∞ limit']);
     const bandwidth = bandwidthSlider(params.h, state.h, (h) => {

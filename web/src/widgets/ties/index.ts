@@ -1,14 +1,14 @@
 /// Exercise 4, live: keys [0, 0, 1] and the query 0. Halving h step by step drives the stable
 /// softmax of the log-scores toward the tie-splitting limit (0.5, 0.5, 0); h ≤ 0 is refused by
 /// the core's bandwidth check.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../core/charts';
+import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './ties.css';
-import { setText } from '../../core/readout';
+import { liveReadout, setText, testNode } from '../../core/readout';
 
 /// The exercise's keys (two exact nearest-key ties at the query) and query.
 const KEYS = [0, 0, 1] as const;
@@ -71,16 +71,10 @@ export default defineWidget({
       printed: [0],
     });
 
-    const readout = document.createElement('p');
-    readout.className = 'kl-readout';
-    readout.setAttribute('aria-live', 'polite');
-    const hText = document.createElement('strong');
-    hText.dataset.testid = 'bandwidth';
-    const weightsText = document.createElement('strong');
-    weightsText.dataset.testid = 'weights';
-    const limitText = document.createElement('strong');
-    limitText.dataset.testid = 'limit';
-    readout.append('At h = ', hText, ' the weights are ', weightsText, '; the h → 0⁺ limit is ', limitText, '.');
+    const hText = testNode('strong', 'bandwidth');
+    const weightsText = testNode('strong', 'weights');
+    const limitText = testNode('strong', 'limit');
+    const readout = liveReadout('kl-readout', 'At h = ', hText, ' the weights are ', weightsText, '; the h → 0⁺ limit is ', limitText, '.');
 
     const table = dataTable('Each halving of h', [
       'step',

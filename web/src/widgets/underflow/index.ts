@@ -2,7 +2,7 @@
 /// exponentiated Gaussian kernel underflow to 0, so naive normalisation computes 0 ÷ 0; the
 /// log-space softmax of eq. 12.4 stays finite. The log-kernel identity is measured beside it.
 import type { Plugin } from 'chart.js';
-import { barPoints, canvasFont, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../core/charts';
+import { barPoints, canvasFont, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, precise, scientific } from '../../core/format';
 import { subheading } from '../../core/headings';
@@ -38,8 +38,8 @@ function emptyNote(message: () => string | null): Plugin<'bar'> {
       if (!text) return;
       const { ctx, chartArea } = chart;
       ctx.save();
-      ctx.fillStyle = palette().orange;
-      ctx.font = canvasFont(15, 600);
+      ctx.fillStyle = palette(chart).orange;
+      ctx.font = canvasFont(15, 600, chart);
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       ctx.fillText(text, (chartArea.left + chartArea.right) / 2, (chartArea.top + chartArea.bottom) / 2);

@@ -2,10 +2,10 @@
 /// parses and checks it, then smooths it (1-D keys) and scores every bandwidth by leave-one-out.
 /// A refused table leaves the last good data on screen with a message naming the row and column.
 import type { CsvTable, KernelName } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { onThemeChange } from '../../core/charts';
+import { onThemeChange } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, precise, significant } from '../../core/format';
-import { evenTickIndices, Heatmap } from '../../core/heatmap';
+import { evenTickIndices, Heatmap } from '../../charts/heatmap';
 import type { Channel } from '../../core/bridge';
 import { call, keeping } from '../../core/protocol';
 import { decodeUpload } from './decode-upload';

@@ -1,6 +1,6 @@
 /// The your-data panels: the reader's points with the smoothing curve and the query (1-D keys),
 /// and the leave-one-out curve over bandwidths with the current h marked.
-import { chartCanvas, createChart, palette, recolorStars, scheduleFrame, starDataset, type Chart, type Palette } from '../../core/charts';
+import { chartCanvas, createChart, palette, recolorStars, scheduleFrame, starDataset, type Chart, type Palette } from '../../charts';
 import { fixed } from '../../core/format';
 
 export interface SmoothingFrame {

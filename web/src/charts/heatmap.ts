@@ -3,6 +3,7 @@
 /// colour bar, an optional white trace and a highlighted row. Large maps (2048 × 2048) stay one
 /// image, never one element per cell. Colours are drawing only: the values come from the core.
 import { MAGMA_HEX } from './magma';
+import { onThemeChange, palette } from './theme';
 import './heatmap.css';
 
 export type HeatScale = 'linear' | 'log';
@@ -163,8 +164,6 @@ function placeTicks(
   );
 }
 
-const schemeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
-
 /// The heatmap figure. `element` holds the plot, its ticks and the colour bar; `plot` is the
 /// image area (pointer events); rows are drawn with origin lower (row 0 at the bottom).
 export class Heatmap {
@@ -182,9 +181,10 @@ export class Heatmap {
   private highlighted: number | null = null;
   private pending = 0;
   private overlayPending = 0;
-  /// The grey of exact zeros, read from the theme once and again after a colour-scheme flip.
+  /// The grey of exact zeros, read from the theme once and again after a theme change.
   private zero: [number, number, number] | null = null;
   private range: ColorRange = { low: 0, high: 1, zeros: false };
+  private readonly stopTheme: () => void;
 
   constructor(options: HeatmapOptions) {
     this.element = div('kl-heatmap');
@@ -220,12 +220,12 @@ export class Heatmap {
     this.element.append(yTitle, this.yTicks, this.plot, barBox, this.barTicks, barTitle, this.xTicks, xTitle);
     this.resize = new ResizeObserver(() => this.drawOverlay());
     this.resize.observe(this.plot);
-    schemeQuery?.addEventListener('change', this.forgetTheme);
+    // The map's own theme root (the element is placed in it later): zeros take its grey.
+    this.stopTheme = onThemeChange(() => {
+      this.zero = null;
+      if (this.frame) this.draw(this.frame);
+    }, this.element);
   }
-
-  private readonly forgetTheme = (): void => {
-    this.zero = null;
-  };
 
   /// The colour range of the drawn frame (for read-outs beside the map).
   get colors(): ColorRange {
@@ -266,7 +266,7 @@ export class Heatmap {
   destroy(): void {
     if (this.pending) cancelAnimationFrame(this.pending);
     if (this.overlayPending) cancelAnimationFrame(this.overlayPending);
-    schemeQuery?.removeEventListener('change', this.forgetTheme);
+    this.stopTheme();
     this.resize.disconnect();
     this.element.remove();
   }
@@ -322,8 +322,7 @@ export class Heatmap {
   /// Cells that a log scale cannot place (exact zeros) take the palette's grey.
   private zeroColor(): [number, number, number] {
     if (this.zero) return this.zero;
-    const text = getComputedStyle(this.element).getPropertyValue('--kl-grey').trim() || '#b0b7c3';
-    const hex = /^#([0-9a-f]{6})$/i.exec(text)?.[1] ?? 'b0b7c3';
+    const hex = /^#([0-9a-f]{6})$/i.exec(palette(this.element).grey)?.[1] ?? 'b0b7c3';
     const n = parseInt(hex, 16);
     this.zero = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
     return this.zero;
@@ -359,7 +358,7 @@ export class Heatmap {
     if (this.highlighted !== null) {
       const top = height - ((this.highlighted + 1) / frame.rows) * height;
       const band = Math.max(height / frame.rows, 2);
-      context.strokeStyle = '#E57200';
+      context.strokeStyle = palette(this.element).orange;
       context.lineWidth = 2;
       context.strokeRect(1, top - (band - height / frame.rows) / 2, width - 2, band);
     }

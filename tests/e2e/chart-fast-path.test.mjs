@@ -1,0 +1,53 @@
+// A slider's frames take the charts' fast path (web/src/charts/backdrop.ts): the chart keeps its
+// layout and is drawn over the picture of its backdrop. Should a Chart.js upgrade stop honouring
+// the public hooks it stands on (a cancelled `beforeLayout`, a cancelled `beforeDraw`), every
+// frame would quietly fall back to a full update and draw; this test notices. Pages opened with
+// `kl-timing` leave a `kernel-lens:chart-frame` mark per chart redraw.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+const frames = (page) =>
+  page.evaluate(() => performance.getEntriesByName('kernel-lens:chart-frame').map((mark) => mark.detail));
+
+/// Moves the slider named `name` by `steps` arrow presses, one frame apart, once the figure has
+/// drawn; returns the marks of the drag's redraws.
+async function drag(page, name, steps) {
+  const slider = page.getByRole('slider', { name });
+  await slider.waitFor();
+  await page.waitForTimeout(1500);
+  await slider.focus();
+  const start = (await frames(page)).length;
+  for (let i = 0; i < steps; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  }
+  await page.waitForTimeout(300);
+  return (await frames(page)).slice(start);
+}
+
+for (const [widget, name] of [
+  ['lookup', /bandwidth/],
+  ['temperature', /temperature/],
+  ['smoothing', /bandwidth h2/],
+]) {
+  test(`${widget}: a drag's redraws keep their layout and draw over the backdrop`, async () => {
+    const { page, errors } = await site.newPage(`${embedPath(widget)}&kl-timing`);
+    const marks = await drag(page, name, 12);
+    assert.ok(marks.length >= 12, `only ${marks.length} chart redraws`);
+    const laidOut = marks.filter((mark) => mark.layouts > 0);
+    const fast = marks.filter((mark) => mark.fast > 0 && mark.layouts === 0);
+    // The drag's first frame may lay a chart out (its legend's text, a new key); the others not.
+    assert.ok(laidOut.length <= 2, `${laidOut.length} of ${marks.length} redraws laid the chart out: ${JSON.stringify(laidOut)}`);
+    assert.ok(fast.length >= marks.length - 2, `${fast.length} of ${marks.length} redraws took the fast path`);
+    assert.deepEqual(errors, []);
+  });
+}

@@ -1,0 +1,89 @@
+// A <kernel-lens-figure> removed from the page soon after it was added (a slide deck or a
+// client-side router does this) leaves nothing behind that throws: no chart, heat map or frame
+// callback of the figure outlives its canvas.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { CHROMIUM_ARGS, chromiumPath, distDir } from './harness.mjs';
+
+let site;
+let host;
+let browser;
+let hostDir;
+
+before(async () => {
+  site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
+  hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-unmount-'));
+  await writeFile(
+    join(hostDir, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Notes</title>
+<script type="module" src="${site.url}kernel-lens.js"></script></head><body><main id="notes"></main></body></html>`,
+  );
+  host = await startServer({ root: hostDir, isolated: false });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.close();
+  await site?.close();
+  if (hostDir) await rm(hostDir, { recursive: true, force: true });
+});
+
+/// Widgets with the kinds of drawing a figure can leave pending: Chart.js charts with a drag's
+/// fast path (lookup, smoothing), bars (temperature) and heat maps (attention-map).
+const WIDGETS = ['lookup', 'smoothing', 'temperature', 'attention-map'];
+const DELAYS = [0, 16, 50, 100, 150, 200, 300, 450, 700];
+
+test('a figure removed within 700 ms of being added throws nothing on the host page', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(host.url);
+  await page.waitForFunction(() => customElements.get('kernel-lens-figure') !== undefined);
+  // One figure of each widget mounted and settled first, so later figures mount from cache (the
+  // fastest, where a removal is most likely to catch the first draws in flight).
+  for (const widget of WIDGETS) {
+    await page.evaluate(async (name) => {
+      const figure = document.createElement('kernel-lens-figure');
+      figure.setAttribute('widget', name);
+      document.getElementById('notes').append(figure);
+      await new Promise((done) => setTimeout(done, 1500));
+      figure.remove();
+    }, widget);
+  }
+  for (const widget of WIDGETS) {
+    for (const delay of DELAYS) {
+      await page.evaluate(
+        async ({ name, wait }) => {
+          const figure = document.createElement('kernel-lens-figure');
+          figure.setAttribute('widget', name);
+          document.getElementById('notes').append(figure);
+          await new Promise((done) => setTimeout(done, wait));
+          figure.remove();
+        },
+        { name: widget, wait: delay },
+      );
+    }
+  }
+  // Whatever the removed figures had pending (answers from the core, frames, attach retries).
+  await page.waitForTimeout(1500);
+  assert.deepEqual(errors, []);
+  // The page still works: a figure added now shows its numbers.
+  await page.evaluate(() => {
+    const figure = document.createElement('kernel-lens-figure');
+    figure.id = 'last';
+    figure.setAttribute('widget', 'lookup');
+    document.getElementById('notes').append(figure);
+  });
+  await page.locator('#last [data-testid=prediction]').waitFor({ timeout: 20000 });
+  await context.close();
+});

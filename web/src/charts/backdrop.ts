@@ -1,0 +1,197 @@
+/// The fast path of a drag's frames, on Chart.js' public plugin hooks. While nothing a chart's
+/// layout depends on changes (new weights and curves on the same axes), `beforeLayout` keeps the
+/// layout it has (measuring and placing every axis again is the larger part of an update), and
+/// the frame is drawn as a picture of the chart's backdrop (axes, grid, tick labels, titles and
+/// the curves that did not change) with the legend and the datasets over it: `beforeDraw` paints
+/// them through the datasets' controllers and cancels the rest of Chart.js' draw.
+import type { Chart, ChartMeta, Plugin } from 'chart.js';
+import { clipArea, getDatasetClipArea, unclipArea } from 'chart.js/helpers';
+import { curveLooks, drawCurves, sameLook, type CurveLook } from './curves';
+import { setCurvesDrawn, setPaintingPicture, isPaintingPicture } from './layers';
+import { drawLegend } from './legend';
+import { palette } from './theme';
+
+interface Backdrop {
+  picture: HTMLCanvasElement | null;
+  /// Set after every layout: the next fast frame paints the picture again.
+  stale: boolean;
+  /// The next draw may stand on the picture (set by `drawFrame`, for one draw).
+  use: boolean;
+  /// The leading array curves painted into the picture (a drag changes one curve: those below
+  /// it stay in the picture, it and those above are drawn on every frame).
+  curves: CurveLook[];
+}
+
+const backdrops = new WeakMap<Chart, Backdrop>();
+
+const backdropOf = (chart: Chart): Backdrop => {
+  let backdrop = backdrops.get(chart);
+  if (!backdrop) {
+    backdrop = { picture: null, stale: true, use: false, curves: [] };
+    backdrops.set(chart, backdrop);
+  }
+  return backdrop;
+};
+
+/// The layout each chart was last laid out for (see `layoutKey`).
+const laidOut = new WeakMap<Chart, string>();
+/// Charts whose update must not draw (the frame draws once the picture is ready), with the
+/// layout key of the frame.
+const holding = new WeakMap<Chart, string | null>();
+/// Counts, per chart, the layouts run and the fast frames drawn (read by the browser tests).
+const counts = new WeakMap<Chart, { layouts: number; fastFrames: number }>();
+
+/// What a chart's layout (axes, ticks, legend, chart area) depends on, as a string: its size,
+/// labels, datasets' names, types and visibility, and options. Null when the data itself moves
+/// the layout: an axis without a fixed range follows the data.
+export function layoutKey(chart: Chart): string | null {
+  for (const scale of Object.values(chart.scales)) {
+    if (scale.type === 'category') continue;
+    if (!Number.isFinite(scale.options.min) || !Number.isFinite(scale.options.max)) return null;
+  }
+  try {
+    // A label's digits change as a slider moves (the legend's "h=0.18"); in the charts' fonts
+    // digits are all one width, so the legend keeps its size and only its text is redrawn.
+    const datasets = chart.data.datasets.map((dataset, i) => [dataset.type, dataset.label?.replace(/\d/g, '0'), chart.isDatasetVisible(i)]);
+    return JSON.stringify([chart.width, chart.height, chart.data.labels, datasets, chart.config.options]);
+  } catch {
+    return null;
+  }
+}
+
+/// True when `chart` keeps its layout for `key` (the layout was made for it).
+export const keepsLayout = (chart: Chart, key: string | null): boolean => key !== null && laidOut.get(chart) === key;
+
+/// Updates `chart` for a frame whose layout key is `key`, without drawing it (the caller draws).
+export function updateHeld(chart: Chart, mode: Parameters<Chart['update']>[0], key: string | null): void {
+  holding.set(chart, key);
+  try {
+    chart.update(mode);
+  } finally {
+    holding.delete(chart);
+  }
+}
+
+/// Draws a frame of `chart` over its backdrop's picture, painting the picture first when the
+/// layout or a curve in it changed.
+export function drawOverBackdrop(chart: Chart): void {
+  const backdrop = backdropOf(chart);
+  const looks = curveLooks(chart);
+  const canvas = chart.canvas;
+  const fits = backdrop.picture !== null && backdrop.picture.width === canvas.width && backdrop.picture.height === canvas.height;
+  if (backdrop.stale || !fits) paintBackdrop(chart, looks.length);
+  else {
+    const changed = backdrop.curves.findIndex((look, i) => !sameLook(look, looks[i]));
+    if (changed >= 0) paintBackdrop(chart, changed);
+  }
+  backdrop.use = true;
+  chart.draw();
+}
+
+/// Paints the picture of `chart`: a draw without the datasets, legend and tick marks, with its
+/// first `curves` array curves, copied.
+function paintBackdrop(chart: Chart, curves: number): void {
+  const backdrop = backdropOf(chart);
+  backdrop.use = false;
+  setPaintingPicture(chart, true);
+  try {
+    chart.draw();
+  } finally {
+    setPaintingPicture(chart, false);
+  }
+  const looks = curveLooks(chart).slice(0, curves);
+  drawCurves(chart, looks);
+  backdrop.curves = looks;
+  const picture = backdrop.picture ?? document.createElement('canvas');
+  if (picture.width !== chart.canvas.width) picture.width = chart.canvas.width;
+  if (picture.height !== chart.canvas.height) picture.height = chart.canvas.height;
+  picture.getContext('2d')?.drawImage(chart.canvas, 0, 0);
+  backdrop.picture = picture;
+  backdrop.stale = false;
+}
+
+/// Draws the visible datasets as Chart.js does, in its order and clipping, with its dataset hooks.
+function drawDatasets(chart: Chart): void {
+  if (chart.notifyPlugins('beforeDatasetsDraw', { cancelable: true }) === false) return;
+  const metas: ChartMeta[] = chart.getSortedVisibleDatasetMetas();
+  for (let i = metas.length - 1; i >= 0; --i) {
+    const meta = metas[i] as ChartMeta;
+    const args = { meta, index: meta.index, cancelable: true };
+    if (chart.notifyPlugins('beforeDatasetDraw', args) === false) continue;
+    const clip = getDatasetClipArea(chart, meta);
+    if (clip) clipArea(chart.ctx, clip);
+    meta.controller.draw();
+    if (clip) unclipArea(chart.ctx);
+    args.cancelable = false;
+    chart.notifyPlugins('afterDatasetDraw', args);
+  }
+  chart.notifyPlugins('afterDatasetsDraw');
+}
+
+/// How many layouts `chart` ran and how many frames it drew over its picture.
+export const fastPathCounts = (chart: Chart): { layouts: number; fastFrames: number } => counts.get(chart) ?? { layouts: 0, fastFrames: 0 };
+
+function count(chart: Chart, field: 'layouts' | 'fastFrames'): void {
+  const entry = counts.get(chart) ?? { layouts: 0, fastFrames: 0 };
+  entry[field]++;
+  counts.set(chart, entry);
+}
+
+/// Forgets everything kept for a destroyed chart.
+export function forgetBackdrop(chart: Chart): void {
+  backdrops.delete(chart);
+  laidOut.delete(chart);
+}
+
+/// The plugin: keeps layouts, paints the opaque canvas' background, draws fast frames.
+export const fastPath: Plugin = {
+  id: 'klFastPath',
+  beforeLayout(chart) {
+    const generic = chart as unknown as Chart;
+    // Only a frame's update keeps or records a layout: one laid out for other reasons (the first
+    // draw before any data, a resize) depends on more than the key (the data's overflow).
+    const key = holding.get(generic) ?? null;
+    if (keepsLayout(generic, key) && chart.chartArea && chart.chartArea.width > 0) return false;
+    if (key === null) laidOut.delete(generic);
+    else laidOut.set(generic, key);
+  },
+  afterLayout(chart) {
+    const generic = chart as unknown as Chart;
+    backdropOf(generic).stale = true;
+    count(generic, 'layouts');
+  },
+  beforeRender(chart) {
+    if (holding.has(chart as unknown as Chart)) return false;
+  },
+  beforeDraw(chart) {
+    const generic = chart as unknown as Chart;
+    const { ctx, canvas } = chart;
+    const backdrop = backdropOf(generic);
+    const picture = backdrop.picture;
+    const usable = backdrop.use && !backdrop.stale && picture !== null && picture.width === canvas.width && picture.height === canvas.height;
+    backdrop.use = false;
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    if (!usable) {
+      ctx.fillStyle = palette(generic).background;
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      ctx.restore();
+      return;
+    }
+    ctx.drawImage(picture, 0, 0);
+    ctx.restore();
+    drawLegend(generic);
+    setCurvesDrawn(generic, backdrop.curves.length);
+    try {
+      drawDatasets(generic);
+    } finally {
+      setCurvesDrawn(generic, 0);
+    }
+    count(generic, 'fastFrames');
+    chart.notifyPlugins('afterDraw');
+    return false;
+  },
+  beforeDatasetsDraw(chart) {
+    if (isPaintingPicture(chart)) return false;
+  },
+};

@@ -1,0 +1,186 @@
+/// Chart.js with only the parts the figures use, and one way to make a chart: the shared
+/// defaults (no animation, no parsing, fixed scales), the theme root's colours and font on every
+/// axis, the project's plugins, and a first layout and draw in a task of its own.
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  Title,
+  type ChartConfiguration,
+  type ChartType,
+  type Plugin,
+} from 'chart.js';
+import { fastPath } from './backdrop';
+import { forgetChart } from './frame';
+import { legend } from './legend';
+import { starMarkers } from './stars';
+import { tickMarksLayer, zeroWithDecimals } from './ticks';
+import { onThemeChange, palette, type Palette } from './theme';
+
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  LogarithmicScale,
+  LineController,
+  LineElement,
+  PointElement,
+  ScatterController,
+  Title,
+);
+Chart.defaults.scales.linear.ticks.callback = zeroWithDecimals;
+
+export { Chart };
+
+/// A sized box with a canvas that has `role="img"` and an accessible label.
+export function chartCanvas(label: string, className = 'kl-chart'): { box: HTMLDivElement; canvas: HTMLCanvasElement } {
+  const box = document.createElement('div');
+  box.className = className;
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', label);
+  box.append(canvas);
+  return { box, canvas };
+}
+
+type Options = Record<string, unknown>;
+const object = (owner: Options, key: string): Options => {
+  const value = owner[key];
+  if (value && typeof value === 'object') return value as Options;
+  const made: Options = {};
+  owner[key] = made;
+  return made;
+};
+
+/// Gives every axis and the title of `chart` (or of its options, before it is made) the theme's
+/// inks and font. Set field by field: spreading Chart.js' option proxies copies their symbol
+/// keys, and a second recolouring (a flip back) would then fail on them.
+export function themeOptions(options: Options, colors: Palette): void {
+  const scales = (options.scales ?? {}) as Record<string, Options | undefined>;
+  for (const axis of Object.values(scales)) {
+    if (!axis) continue;
+    const ticks = object(axis, 'ticks');
+    ticks.color = colors.text;
+    object(ticks, 'font').family = colors.font;
+    const grid = object(axis, 'grid');
+    grid.color = colors.grid;
+    grid.tickColor = colors.grid;
+    object(axis, 'border').color = colors.grid;
+    const title = object(axis, 'title');
+    title.color = colors.text;
+    object(title, 'font').family = colors.font;
+  }
+  const plugins = object(options, 'plugins');
+  const title = object(plugins, 'title');
+  title.color = colors.text;
+  object(title, 'font').family = colors.font;
+}
+
+/// A chart with the shared defaults: no animation, pre-parsed data, responsive to its box, in
+/// the colours and font of the theme root its canvas is in.
+export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, config: ChartConfiguration<T>): Chart<T> {
+  const colors = palette(canvas);
+  const options: Options = {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    parsing: false,
+    events: [],
+    ...config.options,
+    plugins: { ...config.options?.plugins },
+  };
+  themeOptions(options, colors);
+  // An opaque canvas: the compositor copies it instead of blending it over the page, and its
+  // pixels need no alpha. Chart.js takes this context (getContext returns the first one made);
+  // the fast path's plugin paints the background it would otherwise leave transparent.
+  canvas.getContext('2d', { alpha: false });
+  const chart = new Chart(canvas, {
+    ...config,
+    options,
+    plugins: [fastPath, legend, starMarkers, tickMarksLayer, lifetime, ...(config.plugins ?? [])],
+  } as ChartConfiguration<T>);
+  const generic = chart as unknown as Chart;
+  themed.set(
+    generic,
+    onThemeChange((next) => {
+      themeOptions(generic.options as unknown as Options, next);
+    }, canvas),
+  );
+  if (!chart.attached) {
+    // Chart.js would size and draw every chart of a figure in the task that adds the figure to
+    // the page; each chart's first layout and draw gets a task of its own instead.
+    chart.unbindEvents();
+    queueAttach(generic);
+  }
+  return chart;
+}
+
+/// Each chart's theme subscription.
+const themed = new WeakMap<Chart, () => void>();
+
+/// What a chart leaves behind when it is destroyed: its theme subscription, its place in the
+/// attach queue, and (through `forgetChart`) its pending frames and backdrop.
+const lifetime: Plugin = {
+  id: 'klLifetime',
+  afterDestroy(chart) {
+    const generic = chart as unknown as Chart;
+    themed.get(generic)?.();
+    themed.delete(generic);
+    waiting.delete(generic);
+    forgetChart(generic);
+  },
+};
+
+/// A canvas font in the charts' family, e.g. `canvasFont(13, 600, chart)`: the family of the
+/// theme root `chart` is drawn in (read once per theme, never in the middle of a frame).
+export function canvasFont(size: number, weight?: number, chart?: { canvas: HTMLCanvasElement | null }): string {
+  return `${weight ? `${weight} ` : ''}${size}px ${palette(chart).font}`;
+}
+
+/// Charts created detached, waiting to be attached once their canvas is in the page, with the
+/// frames each may still wait (a canvas that never arrives stops being watched).
+const waiting = new Map<Chart, number>();
+let attachPending = false;
+
+function queueAttach(chart: Chart): void {
+  waiting.set(chart, 600);
+  scheduleAttach(false);
+}
+
+function scheduleAttach(nextFrame: boolean): void {
+  if (attachPending || waiting.size === 0) return;
+  attachPending = true;
+  const run = (): void => {
+    attachPending = false;
+    attachOne();
+  };
+  if (nextFrame) requestAnimationFrame(() => setTimeout(run, 0));
+  else setTimeout(run, 0);
+}
+
+/// Attaches one connected chart (it sizes itself, draws, and from then on follows its box);
+/// binding again also covers canvases inside a shadow root (<kernel-lens-figure>), which
+/// Chart.js' document-wide MutationObserver never sees.
+function attachOne(): void {
+  let attachedOne = false;
+  for (const [chart, framesLeft] of waiting) {
+    if (!chart.canvas || chart.attached || framesLeft <= 0) {
+      waiting.delete(chart);
+    } else if (!attachedOne && chart.canvas.isConnected) {
+      waiting.delete(chart);
+      chart.bindEvents();
+      attachedOne = true;
+    } else if (!attachedOne) {
+      waiting.set(chart, framesLeft - 1);
+    }
+  }
+  scheduleAttach(!attachedOne);
+}

@@ -1,0 +1,130 @@
+/// One draw per chart per frame: figures edit a chart's data through `scheduleFrame`, and the
+/// edits of a task are drawn together, in the frame being prepared when possible, else in the
+/// next animation frame. A destroyed chart's pending edits are dropped with it.
+import type { Chart } from 'chart.js';
+import { sharedBridge } from '../core/bridge';
+import { markTiming, timingEnabled } from '../core/timing';
+import { drawOverBackdrop, fastPathCounts, forgetBackdrop, keepsLayout, layoutKey, updateHeld } from './backdrop';
+import { datasetStyles, sameFields } from './curves';
+
+/// The update modes of a redraw. Chart.js keeps the style a dataset's elements first shared and,
+/// in the 'none' mode, never takes a new one: a dataset given new colours (a theme flip) would
+/// keep drawing in the old ones. With animations off, the default mode applies them at once.
+const SAME_STYLE = 'none';
+const NEW_STYLE = 'default';
+
+const scheduled = new Map<Chart, Array<() => void>>();
+let flushQueued = false;
+let frameRequest = 0;
+/// Charts were drawn between two animation frames (after the last rendering): further draws in
+/// that interval wait for the next frame, so no chart is drawn twice for one rendering.
+let drewThisFrame = false;
+
+/// With timing enabled, marks `kernel-lens:frame` once the browser has rendered what was just
+/// drawn (a task posted from requestAnimationFrame runs after that frame's rendering);
+/// `detail.issuedAt` is when the drawn data was requested.
+function markPainted(issuedAt: number, inFrame: boolean): void {
+  if (!timingEnabled) return;
+  const afterRendering = (): void => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      markTiming('kernel-lens:frame', issuedAt);
+      channel.port1.close();
+    };
+    channel.port2.postMessage(null);
+  };
+  if (inFrame) afterRendering();
+  else requestAnimationFrame(afterRendering);
+}
+
+/// Milliseconds of chart updates per flush; the charts left over are drawn in the next frame.
+const FRAME_BUDGET = 12;
+
+function flush(inFrame: boolean): void {
+  flushQueued = false;
+  frameRequest = 0;
+  if (scheduled.size === 0) return;
+  // A draw inside an animation frame is rendered by that frame; one outside waits for the next.
+  if (!inFrame && !drewThisFrame) {
+    drewThisFrame = true;
+    requestAnimationFrame(() => {
+      drewThisFrame = false;
+    });
+  }
+  const issuedAt = sharedBridge().lastDeliveredIssuedAt;
+  const start = performance.now();
+  for (const [chart, edits] of scheduled) {
+    if (performance.now() - start > FRAME_BUDGET) break;
+    scheduled.delete(chart);
+    for (const edit of edits) edit();
+    redraw(chart);
+  }
+  if (scheduled.size > 0) queueFlush();
+  markPainted(issuedAt, inFrame);
+}
+
+function queueFlush(): void {
+  if (flushQueued) return;
+  flushQueued = true;
+  if (drewThisFrame) frameRequest = requestAnimationFrame(() => flush(true));
+  else queueMicrotask(() => flush(false));
+}
+
+/// The datasets' styles at each chart's last update.
+const updatedStyles = new WeakMap<Chart, Record<string, unknown>[]>();
+
+function redraw(chart: Chart): void {
+  if (!chart.canvas) return;
+  if (!timingEnabled) {
+    redrawChart(chart);
+    return;
+  }
+  // With timing enabled, each redraw leaves a mark saying whether it laid the chart out and
+  // whether it was drawn over the backdrop's picture (the browser tests check the fast path).
+  const before = { ...fastPathCounts(chart) };
+  redrawChart(chart);
+  const after = fastPathCounts(chart);
+  performance.mark('kernel-lens:chart-frame', {
+    detail: { chart: chart.canvas?.getAttribute('aria-label') ?? '', layouts: after.layouts - before.layouts, fast: after.fastFrames - before.fastFrames },
+  });
+}
+
+/// Redraws a chart after its data changed. On fixed axes whose layout still holds, the frame is
+/// drawn over the backdrop's picture; when only array curves changed (no Chart.js element did),
+/// Chart.js' update is skipped too. Otherwise Chart.js updates and draws as usual.
+function redrawChart(chart: Chart): void {
+  const key = layoutKey(chart);
+  const { styles, arraysOnly } = datasetStyles(chart);
+  const sameStyle = sameFields(styles, updatedStyles.get(chart));
+  const mode = sameStyle ? SAME_STYLE : NEW_STYLE;
+  updatedStyles.set(chart, styles);
+  if (key === null || !chart.attached) {
+    chart.update(mode);
+    return;
+  }
+  if (!(arraysOnly && sameStyle && keepsLayout(chart, key))) updateHeld(chart, mode, key);
+  drawOverBackdrop(chart);
+}
+
+/// Applies `edit` to the chart's data and redraws it as soon as the current task's edits are in
+/// (the frame being prepared shows it) or, when charts were already drawn for this frame, in
+/// the next animation frame. Several edits before a draw share one update.
+export function scheduleFrame(chart: Chart, edit: () => void): void {
+  if (!chart.canvas) return;
+  const edits = scheduled.get(chart);
+  if (edits) edits.push(edit);
+  else scheduled.set(chart, [edit]);
+  queueFlush();
+}
+
+/// Drops a destroyed chart's pending edits and what its redraws kept.
+export function forgetChart(chart: Chart): void {
+  scheduled.delete(chart);
+  updatedStyles.delete(chart);
+  forgetBackdrop(chart);
+  if (scheduled.size === 0 && frameRequest) {
+    cancelAnimationFrame(frameRequest);
+    frameRequest = 0;
+    flushQueued = false;
+  }
+}
