@@ -41,6 +41,24 @@ Vector mix_value_column(const MatrixRef& weights, const VectorRef& values) {
   return out;
 }
 
+namespace {
+
+/// A query row with no finite score: outside every key's support (compact kernels), or every
+/// squared distance overflowing (a kernel without compact support has no empty rows, so saying
+/// "support" or suggesting the nearest-key policy would send the reader the wrong way).
+[[noreturn]] KERNEL_LENS_COLD void refuse_empty_row(Eigen::Index r, double bandwidth, Kernel kernel) {
+  if (!has_compact_support(kernel))
+    throw std::domain_error("query row " + std::to_string(r) + " has no finite score with the " +
+                            kernel_name(kernel) + " kernel at bandwidth " + format_number(bandwidth) +
+                            ": every key's squared distance overflows double precision");
+  throw std::domain_error("query row " + std::to_string(r) + " has no key inside the support of the " +
+                          kernel_name(kernel) + " kernel with bandwidth " + format_number(bandwidth) +
+                          "; expected at least one key closer than the bandwidth (widen it, or set "
+                          "empty_rows to \"nearest\")");
+}
+
+}  // namespace
+
 RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
                             EmptyRowPolicy empty_rows) {
   check_bandwidth(bandwidth);
@@ -54,18 +72,7 @@ RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, dou
     auto row = weights.row(r);
     squared_distance_row(queries.row(r), keys_transposed, distances);
     if (kernel_weights_row(distances, bandwidth, kernel, row)) continue;
-    if (empty_rows == EmptyRowPolicy::Error) {
-      // A kernel without compact support has no empty rows, only distances that overflow: saying
-      // "support" or suggesting the nearest-key policy would send the reader the wrong way.
-      if (!has_compact_support(kernel))
-        throw std::domain_error("query row " + std::to_string(r) + " has no finite score with the " +
-                                kernel_name(kernel) + " kernel at bandwidth " + format_number(bandwidth) +
-                                ": every key's squared distance overflows double precision");
-      throw std::domain_error("query row " + std::to_string(r) + " has no key inside the support of the " +
-                              kernel_name(kernel) + " kernel with bandwidth " + format_number(bandwidth) +
-                              "; expected at least one key closer than the bandwidth (widen it, or set "
-                              "empty_rows to \"nearest\")");
-    }
+    if (empty_rows == EmptyRowPolicy::Error) refuse_empty_row(r, bandwidth, kernel);
     row = distances;
     nearest_limit_inplace(row);
   }
@@ -78,8 +85,8 @@ AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const
   check_attention_shapes(queries, keys, values);
   check_work(static_cast<double>(queries.rows()) * static_cast<double>(keys.rows()) *
                  static_cast<double>(keys.cols() + values.cols() + 1),
-             "attention", "queries x keys x (d + p + 1) = " + std::to_string(queries.rows()) + " x " +
-                              std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + values.cols() + 1));
+             "attention", [&] { return std::string("queries x keys x (d + p + 1) = " + std::to_string(queries.rows()) + " x " +
+                              std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + values.cols() + 1)); });
   check_finite(values, "values");
   AttentionResult result;
   result.weights = attention_weights(queries, keys, bandwidth, kernel, empty_rows);

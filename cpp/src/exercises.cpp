@@ -91,9 +91,9 @@ void SelectionConfig::check() const {
   check_work(bandwidths_count * n * (n + static_cast<double>(validation + test)) + loo_cost(train, 1, bandwidths.size()) +
                  3.0 * static_cast<double>(curve_points) * n,
              "the bandwidth selection",
-             "bandwidths x train x (train + validation + test) + the leave-one-out curve + 3 curves x curve_points x "
+             [&] { return std::string("bandwidths x train x (train + validation + test) + the leave-one-out curve + 3 curves x curve_points x "
              "train, with " + std::to_string(bandwidths.size()) + " bandwidths, " + std::to_string(train) +
-                 " training points");
+                 " training points"); });
 }
 
 SelectionResult bandwidth_selection(const SelectionConfig& config) {

@@ -109,7 +109,7 @@ void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel
   }
 }
 
-void relative_log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel,
+KERNEL_LENS_COLD void relative_log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel,
                                  Eigen::Index left_out) {
   constexpr double infinity = std::numeric_limits<double>::infinity();
   auto row = squared_distances.array();

@@ -226,10 +226,10 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
     check_work(keys * keys * static_cast<double>(config.worlds) / 2.0 +
                    bandwidths * static_cast<double>(config.queries) * keys * (keys + 2.0),
                "the bias/variance sweep",
-               "keys^2 x worlds / 2 for the covariance + bandwidths x queries x keys x (keys + 2) = " +
+               [&] { return std::string("keys^2 x worlds / 2 for the covariance + bandwidths x queries x keys x (keys + 2) = " +
                    std::to_string(config.keys) + "^2 x " + std::to_string(config.worlds) + " / 2 + " +
                    std::to_string(config.bandwidths.size()) + " x " + std::to_string(config.queries) + " x " +
-                   std::to_string(config.keys) + " x " + std::to_string(config.keys + 2));
+                   std::to_string(config.keys) + " x " + std::to_string(config.keys + 2)); });
   }
   const ChapterDataset data = chapter_dataset(config);
   /// Y = f(K) + E, E ~ N(0, noise^2), (worlds, keys) drawn row-major.
@@ -264,8 +264,8 @@ std::vector<RiskRow> exact_risk(const LabConfig& config) {
   config.check();
   check_work(static_cast<double>(config.bandwidths.size()) * static_cast<double>(config.queries) *
                  static_cast<double>(config.keys),
-             "the exact risk", "bandwidths x queries x keys = " + std::to_string(config.bandwidths.size()) + " x " +
-                                   std::to_string(config.queries) + " x " + std::to_string(config.keys));
+             "the exact risk", [&] { return std::string("bandwidths x queries x keys = " + std::to_string(config.bandwidths.size()) + " x " +
+                                   std::to_string(config.queries) + " x " + std::to_string(config.keys)); });
   const ChapterDataset data = chapter_dataset(config);
   const Eigen::Index m = data.queries.size();
   const double farthest = farthest_nearest_key(data.keys, data.queries);
@@ -393,8 +393,8 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
   const auto n = keys.rows();
   check_work(loo_cost(static_cast<std::size_t>(n), static_cast<std::size_t>(keys.cols()), bandwidths.size()),
              "the leave-one-out curve",
-             std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(keys.cols()) +
-                 " features + " + std::to_string(bandwidths.size()) + " bandwidths)");
+             [&] { return std::string(std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(keys.cols()) +
+                 " features + " + std::to_string(bandwidths.size()) + " bandwidths)"); });
   for (const double bandwidth : bandwidths)
     if (bandwidth * bandwidth == 0.0)
       throw std::invalid_argument("bandwidth " + format_number(bandwidth) +

@@ -126,11 +126,10 @@ std::string grouped(double count) {
 
 }  // namespace
 
-void check_work(double cost, const char* what, const std::string& formula) {
-  if (cost > Limits::max_work)
-    throw std::length_error(std::string(what) + " would take " + grouped(cost) +
-                            " kernel evaluations and multiply-adds (" + formula + "); the budget is " +
-                            grouped(Limits::max_work) + " per call");
+void refuse_work(double cost, const char* what, const std::string& formula) {
+  throw std::length_error(std::string(what) + " would take " + grouped(cost) +
+                          " kernel evaluations and multiply-adds (" + formula + "); the budget is " +
+                          grouped(Limits::max_work) + " per call");
 }
 
 void check_matrix_shape(const MatrixRef& matrix, const char* name) {

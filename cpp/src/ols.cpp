@@ -163,9 +163,9 @@ void check_work_for(const MatrixRef& keys, Eigen::Index query_count) {
   const auto n = static_cast<double>(keys.rows());
   const auto k = static_cast<double>(keys.cols() + 1);
   check_work(n * k * k + static_cast<double>(query_count) * n * k, "the OLS weights",
-             "keys x (d + 1)^2 + queries x keys x (d + 1) = " + std::to_string(keys.rows()) + " x " +
+             [&] { return std::string("keys x (d + 1)^2 + queries x keys x (d + 1) = " + std::to_string(keys.rows()) + " x " +
                  std::to_string(keys.cols() + 1) + "^2 + " + std::to_string(query_count) + " x " +
-                 std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + 1));
+                 std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + 1)); });
 }
 
 void check_queries(const MatrixRef& keys, const MatrixRef& queries) {

@@ -37,8 +37,13 @@ void check_size(std::size_t count, std::size_t cap, const char* name);
 void check_cells(std::size_t rows, std::size_t cols, const char* name);
 /// cost <= Limits::max_work, else std::length_error
 /// "<what> would take <cost> kernel evaluations and multiply-adds (<formula>); the budget is ...".
-/// The cost is counted in double precision, so products of large counts cannot wrap.
-void check_work(double cost, const char* what, const std::string& formula);
+/// The cost is counted in double precision, so products of large counts cannot wrap. `formula()`
+/// (a callable answering the cost's formula with the call's sizes, as text) runs only on refusal.
+[[noreturn]] void refuse_work(double cost, const char* what, const std::string& formula);
+template <class Formula>
+void check_work(double cost, const char* what, Formula&& formula) {
+  if (cost > Limits::max_work) refuse_work(cost, what, formula());
+}
 /// At least one row, at most Limits::max_rows rows, between 1 and Limits::max_dimension columns.
 void check_matrix_shape(const MatrixRef& matrix, const char* name);
 /// Q/K feature dimensions agree; at least one query and one key; m*n within the cell cap.
