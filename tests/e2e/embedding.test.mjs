@@ -198,8 +198,10 @@ test('two custom elements: shadow-root styles, one shared core, attributes obser
   await waitForText(page.locator('#element-ols').getByTestId('ols-prediction'), /\d/);
   const themed = await page.evaluate(() =>
     ['#element-lookup', '#element-ols'].map((id) => {
-      const root = document.querySelector(id).shadowRoot.querySelector('.kl-element');
-      return { theme: root.dataset.klTheme, font: root.dataset.klFont ?? null, family: getComputedStyle(root).fontFamily };
+      // The element is its figure's theme root; the text inside takes the font.
+      const element = document.querySelector(id);
+      const root = element.shadowRoot.querySelector('.kl-element');
+      return { theme: element.dataset.klTheme, font: element.dataset.klFont ?? null, family: getComputedStyle(root).fontFamily };
     }),
   );
   assert.equal(themed[0].theme, 'light');
@@ -207,7 +209,7 @@ test('two custom elements: shadow-root styles, one shared core, attributes obser
   assert.equal(themed[1].font, 'inherit');
   assert.match(themed[1].family, /Georgia/);
   await page.evaluate(() => document.querySelector('#element-ols').setAttribute('theme', 'light'));
-  await page.waitForFunction(() => document.querySelector('#element-ols').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'light');
+  await page.waitForFunction(() => document.querySelector('#element-ols').dataset.klTheme === 'light');
   // theme="auto" (the default) follows the host's own dark switch on <html>, live.
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await page.waitForFunction(() => document.querySelector('#element-lookup').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'dark');

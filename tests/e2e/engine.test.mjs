@@ -171,7 +171,7 @@ test('the audit runs in the worker, which gets the compiled laboratory module fr
 
 test('a worker that closes itself during an audit: the page says so, re-enables Run, and the next run works', async () => {
   // Enough worlds that the audit takes a few seconds, one bandwidth at a time.
-  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: 20000 }));
+  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: 100000 }));
   const status = page.getByTestId('audit-status');
   await waitForText(status, /^[1-9]\d* of \d+ bandwidths/, 60000);
   const [worker] = page.workers();
