@@ -191,7 +191,7 @@ KERNEL_LENS_COLD Vector linspace(double start, double stop, std::size_t count) {
   return out;
 }
 
-ChapterDataset chapter_dataset(const LabConfig& config) {
+KERNEL_LENS_COLD ChapterDataset chapter_dataset(const LabConfig& config) {
   config.check();
   ChapterDataset data;
   data.keys = NumpyRandom(config.key_seed).uniform(config.key_low, config.key_high, config.keys);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel_lens/attention.hpp"
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
 
 namespace kernel_lens {
@@ -25,7 +26,7 @@ constexpr double kRankTolerance = 1e-10;
 /// loops over its columns do the work.
 class HatWeights {
  public:
-  explicit HatWeights(const MatrixRef& keys) {
+  KERNEL_LENS_COLD explicit HatWeights(const MatrixRef& keys) {
     check_matrix_shape(keys, "keys");
     check_finite(keys, "keys");
     const Eigen::Index n = keys.rows();
