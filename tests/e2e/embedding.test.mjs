@@ -147,6 +147,30 @@ test('the loader sizes two iframes to their figures (no scroll bars, no inline c
   await context.close();
 });
 
+test('an iframe in auto theme follows the host page\'s dark switch, which the loader passes on', async () => {
+  const { page, errors, context } = await open(host.url);
+  const lookup = page.frameLocator('#frame-lookup');
+  assert.equal(await waitForText(lookup.getByTestId('prediction'), /\d/), LOOKUP_PREDICTION);
+  const frameTheme = () => lookup.locator('html').getAttribute('data-kl-theme');
+  assert.equal(await frameTheme(), 'light');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await expectEventually(frameTheme, 'dark');
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+  await expectEventually(frameTheme, 'light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+async function expectEventually(read, expected) {
+  let value;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    value = await read();
+    if (value === expected) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  assert.equal(value, expected);
+}
+
 test('height messages from any other window or origin are ignored by the loader', async () => {
   const { page, context } = await open(host.url);
   const lookup = page.frameLocator('#frame-lookup');

@@ -1,7 +1,7 @@
 /// The two ways the site shows widgets: the full page (every widget in chapter order, each mounted
 /// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
-import { applyTheme, themeMode } from './charts/theme';
+import { applyTheme, followHostTheme, themeMode } from './charts/theme';
 import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
@@ -45,9 +45,12 @@ function frameHeight(widget: string): number {
   return document.querySelector(`.kl-widget[data-widget="${widget}"]`)?.getBoundingClientRect().height ?? 600;
 }
 
-/// The `theme=` query entry (light, dark or auto), followed on the document's root element.
+/// The `theme=` query entry (light, dark or auto), followed on the document's root element; in
+/// `auto` inside an iframe, the theme the host page's loader posts wins over the system setting.
 function followTheme(search: URLSearchParams): void {
-  applyTheme(document.documentElement, themeMode(search.get('theme')));
+  const mode = themeMode(search.get('theme'));
+  if (mode === 'auto') followHostTheme();
+  applyTheme(document.documentElement, mode);
 }
 
 /// How far below (and above) the viewport a figure starts: it is typeset and mounted before the

@@ -4,9 +4,10 @@
 /// colours and font from the computed style of the theme root it sits in, so a figure on a light
 /// host and one on a dark host keep their own palettes, and a `--kl-*` variable set on the root
 /// recolours the figure's charts.
+import { HOST_THEME_MESSAGE, pageTheme, watchPageTheme, type Theme } from './host-theme';
 
 export type ThemeMode = 'light' | 'dark' | 'auto';
-export type Theme = 'light' | 'dark';
+export type { Theme };
 
 /// The chapter's palette plus the theme's ink, resolved from the CSS variables in styles.css.
 export interface Palette {
@@ -138,22 +139,26 @@ function recolor(root: Element): void {
   }
 }
 
-const schemeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
-
-/// What the host page says about its theme: a `dark`/`light` class or `data-theme` on `<html>`,
-/// else its computed `color-scheme` (unless `root` is `<html>` itself, whose `color-scheme` the
-/// theme sets), else the reader's system setting.
+/// What the host page says about its theme (see host-theme.ts); `<html>`'s own `color-scheme` is
+/// not read when `root` is `<html>` itself, whose `color-scheme` the theme sets. Inside a Kernel
+/// Lens iframe, the host page's loader may say it instead (`followHostTheme`).
 export function hostTheme(root?: Element): Theme {
-  const html = document.documentElement;
-  const attribute = html.getAttribute('data-theme');
-  if (attribute === 'dark' || attribute === 'light') return attribute;
-  if (html.classList.contains('dark')) return 'dark';
-  if (html.classList.contains('light')) return 'light';
-  if (root !== html) {
-    const scheme = getComputedStyle(html).colorScheme.trim().split(/\s+/);
-    if (scheme.length === 1 && (scheme[0] === 'dark' || scheme[0] === 'light')) return scheme[0];
-  }
-  return schemeQuery?.matches ? 'dark' : 'light';
+  return relayedTheme ?? pageTheme(root !== document.documentElement);
+}
+
+/// The host page's theme as its loader passed it to this iframe (null: none passed).
+let relayedTheme: Theme | null = null;
+
+/// In an iframe whose host page runs the loader: `auto` roots follow the theme it posts.
+export function followHostTheme(): void {
+  if (window.parent === window) return;
+  addEventListener('message', (event: MessageEvent) => {
+    const data = event.data as { type?: unknown; theme?: unknown } | null;
+    if (event.source !== window.parent || data?.type !== HOST_THEME_MESSAGE) return;
+    if (data.theme !== 'light' && data.theme !== 'dark') return;
+    relayedTheme = data.theme;
+    refreshAll();
+  });
 }
 
 /// One observer of the host page for every `auto` root.
@@ -164,8 +169,7 @@ function refreshAll(): void {
 function watchHost(): void {
   if (watching) return;
   watching = true;
-  new MutationObserver(refreshAll).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
-  schemeQuery?.addEventListener('change', refreshAll);
+  watchPageTheme(refreshAll);
 }
 
 /// Brings `root`'s mark and palette up to date; recolours what it holds when either changed.

@@ -1,7 +1,11 @@
 /// Sizes every `<iframe data-kernel-lens>` on the page, present or added later, from the height
 /// messages its embed page posts (web/src/core/share.ts, reportHeight). A message counts only when
 /// it comes from that iframe's window and from the origin its `src` names.
-/// The message strings are repeated here so the loader stays one file.
+/// It also tells each iframe the host page's theme (`auto` figures inside follow it) and tells them
+/// again whenever it changes.
+/// The height message strings are repeated here so the loader needs nothing of the figure code.
+import { HOST_THEME_MESSAGE, pageTheme, watchPageTheme } from '../charts/host-theme';
+
 const HEIGHT = 'kernel-lens:height';
 const ASK = 'kernel-lens:ask-height';
 const SELECTOR = 'iframe[data-kernel-lens]';
@@ -14,11 +18,18 @@ function frameOrigin(frame: HTMLIFrameElement): string | null {
   }
 }
 
-/// Asks an embed page to post its height again (it may have posted before this script ran).
+/// Asks an embed page to post its height again (it may have posted before this script ran) and
+/// tells it the host page's theme.
 function ask(frame: HTMLIFrameElement): void {
   const origin = frameOrigin(frame);
   if (!origin || origin === 'null') return;
   frame.contentWindow?.postMessage({ type: ASK }, origin);
+  tellTheme(frame, origin);
+}
+
+function tellTheme(frame: HTMLIFrameElement, origin = frameOrigin(frame)): void {
+  if (!origin || origin === 'null') return;
+  frame.contentWindow?.postMessage({ type: HOST_THEME_MESSAGE, theme: pageTheme() }, origin);
 }
 
 export function sizeFrames(): void {
@@ -42,4 +53,10 @@ export function sizeFrames(): void {
     true,
   );
   for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) ask(frame);
+  let told = pageTheme();
+  watchPageTheme(() => {
+    if (pageTheme() === told) return;
+    told = pageTheme();
+    for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) tellTheme(frame);
+  });
 }
