@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, distDir } from '../../tests/e2e/harness.mjs';
+import { TYPES } from '../serve.mjs';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = Number(process.env.KERNEL_LENS_BENCH_RUNS ?? 3);
@@ -41,17 +42,6 @@ if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-};
 
 /// A plain static server for dist/ that sends `Access-Control-Allow-Origin: *` and logs every
 /// response: { path, bytes, gzipBytes }. `log` is reset by the caller between pages.

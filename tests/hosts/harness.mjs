@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { startServer, TYPES } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS, chromiumPath, distDir } from '../e2e/harness.mjs';
 
 export { waitForText, screenshot } from '../e2e/harness.mjs';
@@ -20,16 +20,6 @@ export const siteDir = fileURLToPath(new URL('../../build/hosts/site/', import.m
 /// The chapter's three-point lookup at q = 3.5, h = 0.6: the middle weight and the prediction.
 export const CHAPTER = { weight: '0.9413', prediction: '2.7412' };
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.png': 'image/png',
-};
 const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json']);
 
 /// A plain static server for `root` whose text files have `PLACEHOLDER` replaced by `origin`.
