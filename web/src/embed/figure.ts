@@ -52,7 +52,9 @@ export async function mountFigure(
       // The element is the theme root, so an author's --kl-* colours on it win in either theme.
       theme = { mode, stop: applyTheme(element, mode) };
     }
-    const font = element.getAttribute('font');
+    // Written only when it changes: the element's attribute observer sees every write.
+    const font = element.getAttribute('font') ?? undefined;
+    if (element.dataset.klFont === font) return;
     if (font) element.dataset.klFont = font;
     else delete element.dataset.klFont;
   };
@@ -61,7 +63,7 @@ export async function mountFigure(
     style();
     const name = element.getAttribute('widget') ?? '';
     const params = Array.from(element.attributes)
-      .filter(({ name: attribute }) => attribute !== 'theme' && attribute !== 'font')
+      .filter(({ name: attribute }) => attribute !== 'theme' && attribute !== 'font' && !attribute.startsWith('data-kl-'))
       .map(({ name: attribute, value }) => `${attribute}=${value}`)
       .join('\n');
     if (params === shown && (mounted || generation > 0)) return;
