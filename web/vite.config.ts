@@ -7,15 +7,18 @@ const repoRoot = resolve(webRoot, '..');
 /// The wasm module folder; KERNEL_LENS_WASM_DIR points a build at another copy (relative to the repo).
 const wasmDir = resolve(repoRoot, process.env.KERNEL_LENS_WASM_DIR ?? 'build/wasm');
 
-/// Two builds share this file. The default one is the site: index.html, embed.html and the
-/// loader at the stable path kernel-lens.js, which imports the custom element's code from the
-/// stable path assets/kernel-lens-figure.js (no preload helper, so a page without figures fetches
-/// the loader alone), all CSS in one unhashed file (assets/kernel-lens.css) that the element's
-/// shadow roots link. `--mode standalone` builds
+/// Three builds share this file. The default one is the site: index.html, embed.html and the
+/// custom element's code at the stable path assets/kernel-lens-figure.js, all CSS in one
+/// unhashed file (assets/kernel-lens.css) that the element's shadow roots link. `--mode loader`
+/// then adds the loader, dist/kernel-lens.js, as one self-contained file: built with the site,
+/// Rollup would move the modules it shares with the charts (charts/host-theme.ts) into a chunk,
+/// and a page without figures would fetch more than the loader. It imports the figure code by
+/// its stable path, only when a figure nears the viewport. `--mode standalone` builds
 /// index.html as one bundle (no chunks, the worker and the one-file wasm inlined, woff2 fonts as
 /// data URLs) that scripts/build-standalone.mjs folds into dist/kernel-lens-standalone.html.
 export default defineConfig(({ mode }) => {
   const standalone = mode === 'standalone';
+  const loader = mode === 'loader';
   const workerFactory = resolve(webRoot, 'src/engine/worker-factory-inline.ts');
   return {
     root: webRoot,
@@ -31,10 +34,10 @@ export default defineConfig(({ mode }) => {
     worker: { format: standalone ? 'iife' : 'es' },
     build: {
       outDir: resolve(repoRoot, standalone ? 'build/standalone' : 'dist'),
-      emptyOutDir: true,
+      emptyOutDir: !loader,
       target: 'es2022',
       cssCodeSplit: false,
-      manifest: !standalone,
+      manifest: !standalone && !loader,
       /// The standalone bundle is one file by design (its wasm alone is about 700 kB of base64).
       chunkSizeWarningLimit: standalone ? 4000 : 500,
       /// The site never inlines fonts (the strict CSP has no `font-src data:`); the standalone file
@@ -43,12 +46,13 @@ export default defineConfig(({ mode }) => {
       rollupOptions: {
         input: standalone
           ? { index: resolve(webRoot, 'index.html') }
-          : {
-              index: resolve(webRoot, 'index.html'),
-              embed: resolve(webRoot, 'embed.html'),
-              'kernel-lens': resolve(webRoot, 'src/embed/loader.ts'),
-              'kernel-lens-figure': resolve(webRoot, 'src/embed/figure.ts'),
-            },
+          : loader
+            ? { 'kernel-lens': resolve(webRoot, 'src/embed/loader.ts') }
+            : {
+                index: resolve(webRoot, 'index.html'),
+                embed: resolve(webRoot, 'embed.html'),
+                'kernel-lens-figure': resolve(webRoot, 'src/embed/figure.ts'),
+              },
         /// The figure code is an entry so its exports stay; the loader imports it by name.
         preserveEntrySignatures: 'exports-only',
         output: {
@@ -60,7 +64,7 @@ export default defineConfig(({ mode }) => {
                 : 'assets/[name]-[hash].js',
           assetFileNames: (asset: { names?: string[] }) =>
             asset.names?.some((name) => name.endsWith('.css')) ? 'assets/kernel-lens.css' : 'assets/[name]-[hash][extname]',
-          ...(standalone ? { codeSplitting: false } : {}),
+          ...(standalone || loader ? { codeSplitting: false } : {}),
         },
       },
     },

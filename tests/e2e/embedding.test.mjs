@@ -236,9 +236,9 @@ test('two custom elements: shadow-root styles, one shared core, attributes obser
   await page.waitForFunction(() => document.querySelector('#element-ols').dataset.klTheme === 'light');
   // theme="auto" (the default) follows the host's own dark switch on <html>, live.
   await page.evaluate(() => document.documentElement.classList.add('dark'));
-  await page.waitForFunction(() => document.querySelector('#element-lookup').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'dark');
+  await page.waitForFunction(() => document.querySelector('#element-lookup').dataset.klTheme === 'dark');
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
-  await page.waitForFunction(() => document.querySelector('#element-lookup').shadowRoot.querySelector('.kl-element').dataset.klTheme === 'light');
+  await page.waitForFunction(() => document.querySelector('#element-lookup').dataset.klTheme === 'light');
 
   // Charts inside the shadow root size themselves to their boxes and draw.
   await page.waitForFunction(() =>

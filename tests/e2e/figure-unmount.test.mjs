@@ -87,3 +87,31 @@ test('a figure removed within 700 ms of being added throws nothing on the host p
   await page.locator('#last [data-testid=prediction]').waitFor({ timeout: 20000 });
   await context.close();
 });
+
+test('a figure removed while its stylesheet is still loading does not hold up the figures after it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  // A slow host: the stylesheet takes a second and a half (a removed element's link never loads).
+  await page.route('**/kernel-lens.css', async (route) => {
+    await new Promise((done) => setTimeout(done, 1500));
+    await route.continue().catch(() => {});
+  });
+  await page.goto(host.url);
+  await page.waitForFunction(() => customElements.get('kernel-lens-figure') !== undefined);
+  await page.evaluate(async () => {
+    const first = document.createElement('kernel-lens-figure');
+    first.setAttribute('widget', 'lookup');
+    document.getElementById('notes').append(first);
+    await new Promise((done) => setTimeout(done, 300));
+    first.remove();
+    const next = document.createElement('kernel-lens-figure');
+    next.id = 'next';
+    next.setAttribute('widget', 'lookup');
+    document.getElementById('notes').append(next);
+  });
+  await page.locator('#next [data-testid=prediction]').waitFor({ timeout: 20000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

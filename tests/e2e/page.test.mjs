@@ -76,7 +76,8 @@ test('an unknown widget name and invalid parameters give visible notes', async (
   assert.match(await alert.textContent(), /Unknown widget "no-such-widget".*lookup/);
 
   const bad = await site.newPage(embedPath('lookup', { h: '0', q: 'abc' }));
-  const note = bad.page.locator('.kl-widget__note');
+  // (A slow machine may show the core's loading note beside it.)
+  const note = bad.page.locator('.kl-widget__note', { hasText: 'Invalid parameters' });
   await note.waitFor();
   const text = await note.textContent();
   assert.match(text, /h=0/);

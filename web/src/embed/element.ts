@@ -95,6 +95,13 @@ export class KernelLensFigure extends HTMLElement {
   /// Settles when the shadow root's stylesheet has loaded (or failed): charts read its colours.
   readonly styled: Promise<void>;
   private handle: Handle | null = null;
+  /// The mount in progress: one at a time, and a figure re-added during it keeps its result.
+  private mounting: Promise<void> | null = null;
+  /// Settles when the element leaves the page (renewed on each connection). A link removed with
+  /// its element before its stylesheet arrived never fires `load`: the mount waits for this too,
+  /// so one removed figure cannot hold up the queue of the figures after it.
+  private removed: Promise<void> = new Promise(() => {});
+  private markRemoved: () => void = () => {};
   private readonly attributesWatch = new MutationObserver(() => void this.handle?.update());
 
   constructor() {
@@ -121,8 +128,9 @@ export class KernelLensFigure extends HTMLElement {
 
   connectedCallback(): void {
     watchPrint();
+    this.removed = new Promise((done) => (this.markRemoved = done));
     this.attributesWatch.observe(this, { attributes: true });
-    if (this.handle || queue.includes(this)) return;
+    if (this.handle || this.mounting || queue.includes(this)) return;
     waiting.add(this);
     if (visibility && !printing) visibility.observe(this);
     else schedule(this);
@@ -136,15 +144,26 @@ export class KernelLensFigure extends HTMLElement {
     if (index >= 0) queue.splice(index, 1);
     this.handle?.destroy();
     this.handle = null;
+    this.markRemoved();
   }
 
   /// Mounts the widget (called by the queue with the loaded figure code).
-  async mount(module: FigureModule): Promise<void> {
-    if (!this.isConnected || this.handle) return;
-    const handle = await module.mountFigure(this, this.container, siteRoot, this.styled);
-    this.container.classList.remove('kl-element--waiting');
-    if (this.isConnected && !this.handle) this.handle = handle;
-    else handle.destroy();
+  mount(module: FigureModule): Promise<void> {
+    if (!this.isConnected || this.handle || this.mounting) return Promise.resolve();
+    const styledOrRemoved = Promise.race([this.styled, this.removed]);
+    this.mounting = module.mountFigure(this, this.container, siteRoot, styledOrRemoved).then(
+      (handle) => {
+        this.mounting = null;
+        this.container.classList.remove('kl-element--waiting');
+        if (this.isConnected && !this.handle) this.handle = handle;
+        else handle.destroy();
+      },
+      (error: unknown) => {
+        this.mounting = null;
+        throw error;
+      },
+    );
+    return this.mounting;
   }
 }
 
