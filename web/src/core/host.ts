@@ -61,6 +61,8 @@ export function mountWidget<S extends Schema>(
   notes.setAttribute('role', 'status');
   notes.setAttribute('aria-live', 'polite');
   const error = element('p', 'kl-widget__error');
+  /// What the error shown came from (see WidgetHost.showError).
+  let errorSource: string | undefined;
   error.setAttribute('role', 'alert');
   error.hidden = true;
   const root = element('div', 'kl-widget__body');
@@ -86,14 +88,15 @@ export function mountWidget<S extends Schema>(
       notes.append(item);
       return () => item.remove();
     },
-    showError(reason) {
+    showError(reason, source) {
       const message = reason instanceof Error ? reason.message : String(reason);
       error.textContent = message;
       error.hidden = false;
+      errorSource = source;
       frame.classList.add('kl-widget--error');
     },
-    clearError() {
-      if (error.hidden) return;
+    clearError(source) {
+      if (error.hidden || (source !== undefined && source !== errorSource)) return;
       error.hidden = true;
       error.textContent = '';
       frame.classList.remove('kl-widget--error');

@@ -16,9 +16,12 @@ export interface WidgetHost<S extends Schema = Schema> {
   channel(key: string): Channel;
   /// Adds a visible note (e.g. a rejected parameter, data not yet available); returns its remover.
   note(message: string): () => void;
-  /// Shows an error from the core inline; the widget keeps its last good drawing.
-  showError(error: unknown): void;
-  clearError(): void;
+  /// Shows an error from the core inline; the widget keeps its last good drawing. `source` names
+  /// what the error came from (a field's refusal, one computation), so that another computation's
+  /// success does not wipe it.
+  showError(error: unknown, source?: string): void;
+  /// Hides the error; with `source`, only an error shown from that source.
+  clearError(source?: string): void;
   /// The current state; widgets report every change through setState.
   readonly state: StateOf<S>;
   setState(partial: Partial<StateOf<S>>): void;

@@ -160,8 +160,11 @@ export default defineWidget({
     tableBox.append(table.table);
 
     // ---- settings ----
-    const refuse = (message: string): void => host.showError(message);
+    // A refusal stays until the reader commits a valid entry (a computation still in flight does
+    // not wipe it when it lands).
+    const refuse = (message: string): void => host.showError(message, 'field');
     const changed = (partial: Partial<Settings>): void => {
+      host.clearError('field');
       const fresh = partial.seed !== undefined && partial.seed !== state.seed;
       update(fresh ? { ...partial, reveal: false } : partial);
       void compute();
@@ -278,11 +281,11 @@ export default defineWidget({
       try {
         const result = await channel.request([call('bandwidthSelection', { ...settings, bandwidths: [...settings.bandwidths] })] as const);
         if (!result) return;
-        host.clearError();
+        host.clearError('compute');
         last = result[0] as unknown as SelectionResult;
         show(last);
       } catch (error) {
-        host.showError(error);
+        host.showError(error, 'compute');
       }
     }
 

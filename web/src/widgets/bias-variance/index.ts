@@ -108,7 +108,7 @@ export default defineWidget({
     host.provideExport({ name: 'exact risk', csv: () => (frame.exact.length ? riskCsv(frame.exact) : []) });
 
     // ---- settings ----
-    const refuse = (message: string): void => host.showError(message);
+    const refuse = (message: string): void => host.showError(message, 'field');
     const settingsChanged = (partial: Partial<Settings>): void => {
       update(partial);
       startAudit();
@@ -296,7 +296,7 @@ export default defineWidget({
         if (!result) return;
         const [[measured], [exact]] = result;
         if (!measured || !exact) return;
-        host.clearError();
+        host.clearError('marker');
         setText(markerHeading, `At h = ${precise(measured.bandwidth, 3)} (τ = 2h² = ${precise(measured.tau, 3)}):`);
         markerTable.setRows([
           ['measured', fixed(measured.bias2, 4), fixed(measured.variance, 4), fixed(measured.mse, 4)],
@@ -305,7 +305,7 @@ export default defineWidget({
         frame = { ...frame, marker: measured.bandwidth };
         view.draw(frame);
       } catch (error) {
-        host.showError(error);
+        host.showError(error, 'marker');
       }
     }
 

@@ -85,8 +85,12 @@ export default defineWidget({
         { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
         { label: 'a ramp', targets: [-2, -1, 0, 1, 2] },
       ],
-      onChange: (targets) => update({ targets }),
-      onRefuse: (message) => host.showError(message),
+      onChange: (targets) => {
+        host.clearError('field');
+        update({ targets });
+      },
+      // Stays until a valid entry: a computation landing meanwhile does not wipe it.
+      onRefuse: (message) => host.showError(message, 'field'),
     });
     const olsText = testNode('strong', 'ols-prediction');
     const nwText = testNode('strong', 'nw-prediction');
@@ -122,7 +126,7 @@ export default defineWidget({
         ] as const);
         if (!results) return;
         const [ols, olsSum, nw] = results;
-        host.clearError();
+        host.clearError('compute');
         state = requested;
         host.setState(requested);
         const olsPrediction = ols.predictions[0] ?? Number.NaN;
@@ -154,7 +158,7 @@ export default defineWidget({
         setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
       } catch (error) {
-        host.showError(error);
+        host.showError(error, 'compute');
       }
     }
 

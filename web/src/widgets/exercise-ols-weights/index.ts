@@ -78,8 +78,12 @@ export default defineWidget({
         { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
         { label: 'its mirror', targets: [0, 1, 1, 1, 1] },
       ],
-      onChange: (targets) => update({ targets }),
-      onRefuse: (message) => host.showError(message),
+      onChange: (targets) => {
+        host.clearError('field');
+        update({ targets });
+      },
+      // Stays until a valid entry: a computation landing meanwhile does not wipe it.
+      onRefuse: (message) => host.showError(message, 'field'),
     });
 
     const predictionText = testNode('strong', 'prediction');
@@ -103,7 +107,7 @@ export default defineWidget({
         ] as const);
         if (!results) return;
         const [{ weights, predictions }, sum] = results;
-        host.clearError();
+        host.clearError('compute');
         state = requested;
         host.setState(requested);
         const prediction = predictions[0] ?? Number.NaN;
@@ -132,7 +136,7 @@ export default defineWidget({
         verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
       } catch (error) {
-        host.showError(error);
+        host.showError(error, 'compute');
       }
     }
 
