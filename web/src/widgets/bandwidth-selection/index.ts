@@ -130,10 +130,8 @@ export default defineWidget({
 
     // ---- summaries ----
     const summary = document.createElement('div');
-    summary.setAttribute('aria-live', 'polite');
     const line = (testid: string): HTMLParagraphElement => {
-      const p = document.createElement('p');
-      p.className = 'kl-summary';
+      const p = liveReadout('kl-summary');
       p.dataset.testid = testid;
       summary.append(p);
       return p;

@@ -13,7 +13,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { paddedRange, YourDataView } from './view';
 import './your-data.css';
-import { setText } from '../../core/readout';
+import { liveReadout, setText } from '../../core/readout';
 
 /// Links carry at most this many numbers; larger tables stay on the page only.
 const MAX_URL_NUMBERS = 200;
@@ -202,9 +202,8 @@ export default defineWidget({
     message.hidden = true;
     const warnings = element('ul', 'kl-your-data__warnings');
     warnings.dataset.testid = 'data-warnings';
-    const summary = element('p', 'kl-your-data__summary');
+    const summary = liveReadout('kl-your-data__summary');
     summary.dataset.testid = 'data-summary';
-    summary.setAttribute('aria-live', 'polite');
 
     // ---- controls ----
     const kernelSelect = element('select', 'kl-input kl-your-data__kernel');
@@ -219,8 +218,6 @@ export default defineWidget({
     const queryBox = element('div', 'kl-your-data__query');
     queryBox.append(query.element);
 
-    const readout = element('p', 'kl-readout');
-    readout.setAttribute('aria-live', 'polite');
     const where = element('span', '');
     const prediction = element('strong', 'kl-number');
     prediction.dataset.testid = 'prediction';
@@ -228,7 +225,7 @@ export default defineWidget({
     loo.dataset.testid = 'loo';
     const predictionPart = element('span', '');
     predictionPart.append(where, ' = ', prediction, '; ');
-    readout.append(predictionPart, 'leave-one-out MSE at this h = ', loo);
+    const readout = liveReadout('kl-readout', predictionPart, 'leave-one-out MSE at this h = ', loo);
 
     const dataView = dataTable('Your data (edit a cell and press Enter)', []);
     const dataBox = element('div', 'kl-scroll');
