@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(cmake g++ clang emscripten libeigen3-dev catch2 nlohmann-json3-dev chromium python3-numpy)
+# poppler-utils: pdftoppm renders the print tests' PDFs to pictures.
+DEBIAN_PACKAGES=(cmake g++ clang emscripten libeigen3-dev catch2 nlohmann-json3-dev chromium python3-numpy poppler-utils)
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
@@ -31,8 +32,12 @@ if ((${#missing[@]})); then
     || { echo "setup: apt-get install failed for: ${missing[*]}" >&2; exit 1; }
 fi
 
-# npm packages: reinstall when node_modules is absent or older than the lock file.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# npm packages: reinstall when node_modules was not installed from this very lock file (a
+# checkout keeps an old node_modules whose timestamps say nothing about the lock it came from).
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+installed=node_modules/.kernel-lens-lock
+if [ ! -f node_modules/.package-lock.json ] || [ "$(cat "$installed" 2>/dev/null)" != "$lock_hash" ]; then
   echo "setup: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error || { echo "setup: npm ci failed (is the npm registry reachable?)" >&2; exit 1; }
+  echo "$lock_hash" > "$installed"
 fi
