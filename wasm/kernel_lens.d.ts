@@ -202,12 +202,22 @@ export interface KernelLensLabModule {
   biasVarianceSweep(config?: Partial<ChapterConfig>): RiskRow[];
   exactRisk(config?: Partial<ChapterConfig>): RiskRow[];
   looCurve(keys: Numbers, values: Numbers, d: number, bandwidths: Numbers, kernel?: KernelName): Float64Array;
+  /// One bandwidth's fit of keys (n, d) in one pass: each key's attention output over all keys
+  /// (`fitted`), its prediction from the others (`heldOut`, NaN where a compact kernel leaves none)
+  /// and their mean squared error (`mse`, looCurve's value at that bandwidth).
+  looFit(keys: Numbers, values: Numbers, d: number, bandwidth: number, kernel?: KernelName): LooFit;
   bandwidthSelection(config?: Partial<ChapterConfig>): unknown;
   standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
   /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
   gridMinimum(bandwidths: Numbers, risks: Numbers): GridMinimum;
   /// The laboratory module's memory use.
   labMemoryUsage(): MemoryUsage;
+}
+
+export interface LooFit {
+  fitted: Float64Array;
+  heldOut: Float64Array;
+  mse: number;
 }
 
 export interface CsvTable {

@@ -329,45 +329,142 @@ LooSums weight_sums(const double* g, const double* values, Eigen::Index n) {
   return {(s[0] + s[1]) + (s[2] + s[3]), (sv[0] + sv[1]) + (sv[2] + sv[3])};
 }
 
-/// `buffer` (n) is scratch space.
+/// Kernel evaluations per block: the block's scratch stays in the L1 cache between the three
+/// passes (scores, e^x, sums), however many keys a row has.
+constexpr Eigen::Index kLooBlock = 512;
+
+/// S and S_v of one row at one bandwidth, block by block. `buffer` (kLooBlock) is scratch space.
 LooSums loo_sums(const double* distances, const double* roots, const double* values, Eigen::Index n,
                  double nearest, double nearest_root, double bandwidth, Kernel kernel, double* buffer) {
   const double h2 = bandwidth * bandwidth;
+  const double rate = 1.0 / (2.0 * h2);
+  const bool gaussian_direct = std::isnormal(2.0 * h2) && std::isnormal(rate);
+  const bool epanechnikov_direct = std::isnormal(h2);
+  LooSums total;
+  for (Eigen::Index start = 0; start < n; start += kLooBlock) {
+    const Eigen::Index m = std::min(kLooBlock, n - start);
+    const double* d = distances + start;
+    const double* r = roots + start;
+    switch (kernel) {
+      case Kernel::Gaussian:
+        if (gaussian_direct) {
+          for (Eigen::Index j = 0; j < m; ++j) buffer[j] = (nearest - d[j]) * rate;
+        } else {
+          // 2h^2 or its reciprocal leaves the normal range: -(sqrt(D - D_min)/h)^2 / 2 stays exact.
+          for (Eigen::Index j = 0; j < m; ++j) {
+            const double u = std::sqrt(d[j] - nearest) / bandwidth;
+            buffer[j] = -0.5 * u * u;
+          }
+        }
+        detail::exp_nonpositive(buffer, m);
+        break;
+      case Kernel::Laplacian:
+        for (Eigen::Index j = 0; j < m; ++j) buffer[j] = -(r[j] - nearest_root) / bandwidth;
+        detail::exp_nonpositive(buffer, m);
+        break;
+      case Kernel::Epanechnikov:
+        for (Eigen::Index j = 0; j < m; ++j) {
+          const double u2 = epanechnikov_direct ? d[j] / h2 : (r[j] / bandwidth) * (r[j] / bandwidth);
+          buffer[j] = u2 < 1.0 ? 1.0 - u2 : 0.0;
+        }
+        break;
+      case Kernel::Tricube:
+        for (Eigen::Index j = 0; j < m; ++j) {
+          const double u = r[j] / bandwidth;
+          const double t = 1.0 - u * u * u;
+          buffer[j] = u < 1.0 ? t * t * t : 0.0;
+        }
+        break;
+    }
+    const LooSums block = weight_sums(buffer, values + start, m);
+    total.weights += block.weights;
+    total.weighted_values += block.weighted_values;
+  }
+  return total;
+}
+
+/// The factor that puts loo_sums' weights on the scale where a row's own key weighs 1: they are
+/// taken relative to the nearest other key for the Gaussian and Laplacian (that key weighs 1, the
+/// own key e^{+D_min / 2h^2} resp. e^{+sqrt(D_min) / h}), so the factor is the reciprocal of the
+/// own key's weight; the compact kernels' weights are absolute and the own key has K(0) = 1.
+/// Underflows to 0 when the nearest other key is far beyond the bandwidth: the fit is then the
+/// key's own value, as attention gives.
+double own_key_scale_for(double nearest_root, double bandwidth, Kernel kernel) {
   switch (kernel) {
     case Kernel::Gaussian: {
-      const double rate = 1.0 / (2.0 * h2);
-      if (std::isnormal(2.0 * h2) && std::isnormal(rate)) {
-        for (Eigen::Index j = 0; j < n; ++j) buffer[j] = (nearest - distances[j]) * rate;
-      } else {
-        // 2h^2 or its reciprocal leaves the normal range: -(sqrt(D - D_min)/h)^2 / 2 stays exact.
-        for (Eigen::Index j = 0; j < n; ++j) {
-          const double u = std::sqrt(distances[j] - nearest) / bandwidth;
-          buffer[j] = -0.5 * u * u;
-        }
-      }
-      detail::exp_nonpositive(buffer, n);
-      return weight_sums(buffer, values, n);
+      const double u = nearest_root / bandwidth;
+      return std::exp(-0.5 * u * u);
     }
     case Kernel::Laplacian:
-      for (Eigen::Index j = 0; j < n; ++j) buffer[j] = -(roots[j] - nearest_root) / bandwidth;
-      detail::exp_nonpositive(buffer, n);
-      return weight_sums(buffer, values, n);
+      return std::exp(-nearest_root / bandwidth);
     case Kernel::Epanechnikov:
-      for (Eigen::Index j = 0; j < n; ++j) {
-        const double u2 = std::isnormal(h2) ? distances[j] / h2 : (roots[j] / bandwidth) * (roots[j] / bandwidth);
-        buffer[j] = u2 < 1.0 ? 1.0 - u2 : 0.0;
-      }
-      return weight_sums(buffer, values, n);
     case Kernel::Tricube:
-      for (Eigen::Index j = 0; j < n; ++j) {
-        const double u = roots[j] / bandwidth;
-        const double t = 1.0 - u * u * u;
-        buffer[j] = u < 1.0 ? t * t * t : 0.0;
-      }
-      return weight_sums(buffer, values, n);
+      return 1.0;
   }
-  return {};
+  return 1.0;
 }
+
+/// The checks loo_curve and loo_fit share.
+void check_loo_input(const MatrixRef& keys, const VectorRef& values) {
+  check_matrix_shape(keys, "keys");
+  check_finite(keys, "keys");
+  check_finite(values, "values");
+  if (keys.rows() < 2) throw std::invalid_argument("keys must have at least 2 rows for leave-one-out, got " +
+                                                    std::to_string(keys.rows()));
+  if (values.size() != keys.rows())
+    throw std::invalid_argument("values must have one entry per key: expected " + std::to_string(keys.rows()) +
+                                ", got " + std::to_string(values.size()));
+}
+
+void check_loo_bandwidth(double bandwidth) {
+  if (bandwidth * bandwidth == 0.0)
+    throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
+                                " is too small: 2h^2 underflows to 0 and the scores become 0/0");
+}
+
+/// One row of squared distances at a time (no n x n matrix): row i's D_ij with D_ii = +inf (the
+/// left-out point), their roots for the kernels that need them, and the nearest other key's.
+class LooRows {
+ public:
+  LooRows(const MatrixRef& keys, Kernel kernel)
+      : keys_(keys),
+        transposed_(keys.transpose()),
+        need_roots_(kernel != Kernel::Gaussian),
+        distances_(keys.rows()),
+        roots_(need_roots_ ? keys.rows() : 0),
+        buffer_(std::min(kLooBlock, keys.rows())) {}
+
+  void load(Eigen::Index i) {
+    squared_distance_row(keys_.row(i), transposed_, distances_);
+    distances_(i) = std::numeric_limits<double>::infinity();
+    nearest_ = distances_.minCoeff();
+    if (!std::isfinite(nearest_))
+      throw std::domain_error("every squared distance from key row " + std::to_string(i) +
+                              " overflows double precision (the keys lie more than about 1e154 apart); rescale "
+                              "the keys");
+    if (need_roots_) roots_ = distances_.cwiseSqrt();
+    nearest_root_ = std::sqrt(nearest_);
+  }
+
+  LooSums sums(const double* values, double bandwidth, Kernel kernel) {
+    return loo_sums(distances_.data(), roots_.data(), values, distances_.size(), nearest_, nearest_root_, bandwidth,
+                    kernel, buffer_.data());
+  }
+
+  double own_key_scale(double bandwidth, Kernel kernel) const {
+    return own_key_scale_for(nearest_root_, bandwidth, kernel);
+  }
+
+ private:
+  const MatrixRef& keys_;
+  const RowMatrix transposed_;
+  const bool need_roots_;
+  Eigen::RowVectorXd distances_;
+  Eigen::RowVectorXd roots_;
+  Eigen::RowVectorXd buffer_;
+  double nearest_ = 0.0;
+  double nearest_root_ = 0.0;
+};
 
 }  // namespace
 
@@ -378,14 +475,7 @@ double loo_cost(std::size_t keys, std::size_t dimension, std::size_t bandwidths)
 
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
                  Kernel kernel) {
-  check_matrix_shape(keys, "keys");
-  check_finite(keys, "keys");
-  check_finite(values, "values");
-  if (keys.rows() < 2) throw std::invalid_argument("keys must have at least 2 rows for leave-one-out, got " +
-                                                    std::to_string(keys.rows()));
-  if (values.size() != keys.rows())
-    throw std::invalid_argument("values must have one entry per key: expected " + std::to_string(keys.rows()) +
-                                ", got " + std::to_string(values.size()));
+  check_loo_input(keys, values);
   if (bandwidths.empty()) throw std::invalid_argument("bandwidths must not be empty");
   check_size(bandwidths.size(), Limits::max_bandwidths, "bandwidths");
   for (std::size_t i = 0; i < bandwidths.size(); ++i)
@@ -395,34 +485,17 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
              "the leave-one-out curve",
              [&] { return std::string(std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(keys.cols()) +
                  " features + " + std::to_string(bandwidths.size()) + " bandwidths)"); });
-  for (const double bandwidth : bandwidths)
-    if (bandwidth * bandwidth == 0.0)
-      throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
-                                  " is too small: 2h^2 underflows to 0 and the scores become 0/0");
+  for (const double bandwidth : bandwidths) check_loo_bandwidth(bandwidth);
 
-  /// One row of squared distances at a time, shared by every bandwidth: no n x n matrix.
-  const RowMatrix keys_transposed = keys.transpose();
-  const bool need_roots = kernel != Kernel::Gaussian;
-  Eigen::RowVectorXd distances(n);
-  Eigen::RowVectorXd roots(need_roots ? n : 0);
-  Eigen::RowVectorXd buffer(n);
+  LooRows rows(keys, kernel);
   const Vector contiguous_values = values;
   const auto count = static_cast<Eigen::Index>(bandwidths.size());
   Vector squared_errors = Vector::Zero(count);
   for (Eigen::Index i = 0; i < n; ++i) {
-    squared_distance_row(keys.row(i), keys_transposed, distances);
-    distances(i) = std::numeric_limits<double>::infinity();
-    const double nearest = distances.minCoeff();
-    if (!std::isfinite(nearest))
-      throw std::domain_error("every squared distance from key row " + std::to_string(i) +
-                              " overflows double precision (the keys lie more than about 1e154 apart); rescale "
-                              "the keys");
-    if (need_roots) roots = distances.cwiseSqrt();
-    const double nearest_root = std::sqrt(nearest);
+    rows.load(i);
     for (Eigen::Index b = 0; b < count; ++b) {
       if (std::isnan(squared_errors(b))) continue;
-      const LooSums sums = loo_sums(distances.data(), roots.data(), contiguous_values.data(), n, nearest,
-                                    nearest_root, bandwidths[static_cast<std::size_t>(b)], kernel, buffer.data());
+      const LooSums sums = rows.sums(contiguous_values.data(), bandwidths[static_cast<std::size_t>(b)], kernel);
       if (!(sums.weights > 0.0)) {
         squared_errors(b) = std::numeric_limits<double>::quiet_NaN();
         continue;
@@ -432,6 +505,37 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
     }
   }
   return squared_errors / static_cast<double>(n);
+}
+
+LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth, Kernel kernel) {
+  check_loo_input(keys, values);
+  check_bandwidth(bandwidth, "bandwidth");
+  const auto n = keys.rows();
+  check_work(loo_cost(static_cast<std::size_t>(n), static_cast<std::size_t>(keys.cols()), 1), "the leave-one-out fit",
+             [&] { return std::string(std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" +
+                                      std::to_string(keys.cols()) + " features + 1 bandwidth)"); });
+  check_loo_bandwidth(bandwidth);
+
+  LooRows rows(keys, kernel);
+  const Vector contiguous_values = values;
+  LooFit fit;
+  fit.fitted.resize(n);
+  fit.held_out.resize(n);
+  double squared_errors = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    rows.load(i);
+    const LooSums sums = rows.sums(contiguous_values.data(), bandwidth, kernel);
+    // Held out: the other keys alone. Fitted: the own key joins with its relative weight.
+    const double held_out = sums.weights > 0.0 ? sums.weighted_values / sums.weights
+                                               : std::numeric_limits<double>::quiet_NaN();
+    const double own = rows.own_key_scale(bandwidth, kernel);
+    fit.held_out(i) = held_out;
+    fit.fitted(i) = (values(i) + own * sums.weighted_values) / (1.0 + own * sums.weights);
+    const double residual = held_out - values(i);
+    squared_errors += residual * residual;
+  }
+  fit.mse = squared_errors / static_cast<double>(n);
+  return fit;
 }
 
 }  // namespace kernel_lens

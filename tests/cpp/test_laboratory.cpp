@@ -5,6 +5,7 @@
 #include <vector>
 #include <string>
 
+#include "kernel_lens/attention.hpp"
 #include "kernel_lens/laboratory.hpp"
 #include "kernel_lens/detail/exp_block.hpp"
 #include "kernel_lens/limits.hpp"
@@ -210,4 +211,75 @@ TEST_CASE("the leave-one-out exponential agrees with std::exp", "[laboratory]") 
     REQUIRE(std::abs(y[i] - expected) <= 4e-16 * expected);
   }
   REQUIRE(y[x.size() - 8] == 1.0);
+}
+
+TEST_CASE("the one-pass fit agrees with attention and with the leave-one-out curve, every kernel", "[laboratory]") {
+  // Two features, uneven spacing, a duplicated key and one far outlier (its own value wins at
+  // small h, where the other keys' weights underflow relative to its own).
+  const Eigen::Index n = 40;
+  RowMatrix keys(n, 2);
+  Vector values(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double t = static_cast<double>(i);
+    keys(i, 0) = std::sin(0.7 * t) * 3.0 + 0.01 * t * t;
+    keys(i, 1) = std::cos(1.3 * t);
+    values(i) = std::sin(t) + 0.2 * t;
+  }
+  keys.row(7) = keys.row(3);
+  keys(n - 1, 0) = 1e3;
+  for (const Kernel kernel : {Kernel::Gaussian, Kernel::Laplacian, Kernel::Epanechnikov, Kernel::Tricube}) {
+    for (const double h : {0.05, 0.4, 1.5, 30.0}) {
+      INFO("kernel " << static_cast<int>(kernel) << ", h = " << h);
+      const LooFit fit = loo_fit(keys, values, h, kernel);
+      // Fitted: each key's attention output over every key, itself included.
+      const AttentionResult full = attention(keys, keys, values, h, kernel, EmptyRowPolicy::Nearest);
+      for (Eigen::Index i = 0; i < n; ++i) {
+        INFO("row " << i);
+        REQUIRE(std::abs(fit.fitted(i) - full.outputs(i, 0)) <= 1e-12 * (1.0 + std::abs(full.outputs(i, 0))));
+      }
+      // The error at h is loo_curve's, bit for bit.
+      const Vector curve = loo_curve(keys, values, {h}, kernel);
+      if (std::isnan(curve(0))) {
+        REQUIRE(std::isnan(fit.mse));
+      } else {
+        REQUIRE(fit.mse == curve(0));
+      }
+      // Held out: the other keys' weighted mean, written out directly.
+      for (Eigen::Index i = 0; i < n; ++i) {
+        double weights = 0.0, weighted = 0.0;
+        for (Eigen::Index j = 0; j < n; ++j) {
+          if (j == i) continue;
+          const double u = (keys.row(i) - keys.row(j)).norm() / h;
+          double g = 0.0;
+          switch (kernel) {
+            case Kernel::Gaussian: g = std::exp(-0.5 * u * u); break;
+            case Kernel::Laplacian: g = std::exp(-u); break;
+            case Kernel::Epanechnikov: g = u < 1.0 ? 1.0 - u * u : 0.0; break;
+            case Kernel::Tricube: g = u < 1.0 ? std::pow(1.0 - u * u * u, 3) : 0.0; break;
+          }
+          weights += g;
+          weighted += g * values(j);
+        }
+        INFO("held-out row " << i);
+        if (weights > 1e-250) {
+          REQUIRE(relative_close(fit.held_out(i), weighted / weights, 1e-9));
+        } else if (kernel == Kernel::Epanechnikov || kernel == Kernel::Tricube) {
+          REQUIRE(std::isnan(fit.held_out(i)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the one-pass fit refuses what loo_curve refuses, with its own name", "[laboratory]") {
+  const Vector keys = Vector::LinSpaced(5, 0.0, 1.0);
+  const Vector values = keys;
+  REQUIRE_THROWS_WITH(loo_fit(as_rows(keys), values, 0.0), Catch::Contains("bandwidth"));
+  REQUIRE_THROWS_WITH(loo_fit(as_rows(keys), values, std::nan("")), Catch::Contains("bandwidth"));
+  REQUIRE_THROWS_WITH(loo_fit(as_rows(keys), values.head(4), 0.5), Catch::Contains("values must have one entry per key"));
+  REQUIRE_THROWS_WITH(loo_fit(as_rows(keys.head(1)), values.head(1), 0.5), Catch::Contains("at least 2 rows"));
+  REQUIRE_THROWS_WITH(loo_fit(as_rows(keys), values, 1e-200), Catch::Contains("2h^2 underflows"));
+  // 40,000 keys: 1.6e9 pairs x (1 feature + 1 bandwidth), refused before it starts.
+  const Vector many = Vector::LinSpaced(40000, 0.0, 1.0);
+  REQUIRE_THROWS_WITH(loo_fit(as_rows(many), many, 0.5), Catch::Contains("the leave-one-out fit would take"));
 }

@@ -312,7 +312,11 @@ test('5,000 rows (above 4,096) work, and the table, chart and read-outs switch t
     const keys = Array.from({ length: n }, (_, i) => (10 * i) / (n - 1));
     const values = keys.map((x) => Math.round(1000 * (Math.sin(x) + 2)) / 1000);
     await useText(page, `x,y\n${keys.map((x, i) => `${x},${values[i]}`).join('\n')}\n`);
+    // Seconds of work: a note says what is being computed while the figure keeps the old data.
+    const busy = page.locator('.kl-widget__note', { hasText: `Computing the leave-one-out errors of ${n.toLocaleString('en-US')} rows` });
+    await busy.waitFor({ timeout: 30000 });
     await waitForText(page.getByTestId('data-summary'), new RegExp(`^${n.toLocaleString('en-US')} rows`), 60000);
+    assert.equal(await busy.count(), 0, 'the note goes when the figure switches');
     const frames = await page.evaluate(() => window.__frames.splice(0));
     const last = frames.at(-1);
     assert.ok(last, 'the summary changed');

@@ -86,6 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           fuzz::vector(input, input.ConsumeBool() ? n : input.ConsumeIntegralInRange<Eigen::Index>(0, 12));
       const auto kernel = static_cast<Kernel>(input.ConsumeIntegralInRange<int>(0, 3));
       fuzz::refusal_allowed([&] { loo_curve(keys, values, bandwidths(input), kernel); });
+      fuzz::refusal_allowed([&] { loo_fit(keys, values, fuzz::bandwidth(input), kernel); });
       fuzz::refusal_allowed([&] { linspace(fuzz::number(input), fuzz::number(input), fuzz::count(input, 64)); });
       fuzz::refusal_allowed([&] { truth(fuzz::vector(input, n)); });
     }

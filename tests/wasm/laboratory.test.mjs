@@ -72,6 +72,27 @@ test('looCurve agrees with NumPy', () => {
   assertClose(kl.looCurve(hexDoubles(keys), Array.from(hexDoubles(values)), d, bandwidths), mse, 'loo');
 });
 
+test('looFit: the fitted values are attention over every key, the error is looCurve at that bandwidth', () => {
+  const { keys, values, d, bandwidths } = fixture.loo;
+  const K = hexDoubles(keys);
+  const V = hexDoubles(values);
+  const n = V.length;
+  for (const kernel of ['gaussian', 'laplacian', 'epanechnikov', 'tricube']) {
+    for (const h of bandwidths.slice(0, 4)) {
+      const fit = kl.looFit(K, V, d, h, kernel);
+      assert.ok(fit.fitted instanceof Float64Array && fit.fitted.length === n);
+      assert.equal(fit.heldOut.length, n);
+      const curve = kl.looCurve(K, V, d, [h], kernel)[0];
+      assert.ok(Object.is(fit.mse, curve), `${kernel} h=${h}: ${fit.mse} vs ${curve}`);
+      const { outputs } = kl.attention(K, K, V, d, 1, h, kernel, 'nearest');
+      for (let i = 0; i < n; i++) assert.ok(Math.abs(fit.fitted[i] - outputs[i]) <= 1e-12 * (1 + Math.abs(outputs[i])), `${kernel} h=${h} row ${i}`);
+    }
+  }
+  assert.throws(() => kl.looFit(K, V, d, 0), { name: 'RangeError', message: /bandwidth/ });
+  assert.throws(() => kl.looFit(K, V, d, 0.5, 'cosine'), { name: 'RangeError', message: /kernel/ });
+  assert.throws(() => kl.looFit(K, V.subarray(1), d, 0.5), { name: 'RangeError', message: /values/ });
+});
+
 test('linspace and truth', () => {
   const x = kl.linspace(-2.9, 2.9, 241);
   assert.equal(x[0], -2.9);

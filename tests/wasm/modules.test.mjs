@@ -30,7 +30,7 @@ test('kernel_lens_modules.json lists each module exactly, and no name twice', as
 });
 
 test('each function sits in the module the figures need it from', () => {
-  for (const name of ['biasVarianceSweep', 'exactRisk', 'gridMinimum', 'bandwidthSelection', 'standardizeExercise', 'looCurve'])
+  for (const name of ['biasVarianceSweep', 'exactRisk', 'gridMinimum', 'bandwidthSelection', 'standardizeExercise', 'looCurve', 'looFit'])
     assert.ok(manifest.lab.includes(name), name);
   for (const name of ['attention', 'olsPredict', 'olsWeights', 'chapterDataset', 'truth', 'linspace', 'underflowReport',
     'temperatureFromBandwidth', 'bandwidthFromTemperature', 'squaredDistances', 'rowSoftmax', 'nearestKeyLimit',

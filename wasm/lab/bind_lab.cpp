@@ -59,6 +59,18 @@ val loo_curve_js(const val& keys, const val& values, const val& d, const val& ba
                                     to_numbers(bandwidths, "bandwidths"), parse_kernel(kernel_name)));
 }
 
+val loo_fit_js(const val& keys, const val& values, const val& d, const val& bandwidth, const val& kernel) {
+  const std::size_t features = to_dimension(d, "d");
+  const std::string kernel_name = to_optional_string(kernel, "kernel", "gaussian");
+  const LooFit fit = loo_fit(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
+                             to_number(bandwidth, "bandwidth"), parse_kernel(kernel_name));
+  val out = val::object();
+  set_array(out, "fitted", fit.fitted);
+  set_array(out, "heldOut", fit.held_out);
+  set(out, "mse", fit.mse);
+  return out;
+}
+
 val bandwidth_selection_js(const val& config) {
   SelectionConfig c;
   read_fields(config,
@@ -150,6 +162,7 @@ EMSCRIPTEN_BINDINGS(kernel_lens_lab) {
   bind_function<bias_variance_sweep_js>("biasVarianceSweep", "config?");
   bind_function<exact_risk_js>("exactRisk", "config?");
   bind_function<loo_curve_js>("looCurve", "keys values d bandwidths kernel?");
+  bind_function<loo_fit_js>("looFit", "keys values d bandwidth kernel?");
   bind_function<bandwidth_selection_js>("bandwidthSelection", "config?");
   bind_function<standardize_exercise_js>("standardizeExercise", "config?");
   bind_function<memory_usage>("labMemoryUsage", "");

@@ -90,4 +90,17 @@ double loo_cost(std::size_t keys, std::size_t dimension, std::size_t bandwidths)
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
                  Kernel kernel = Kernel::Gaussian);
 
+/// One bandwidth's fit of the keys in one pass over the rows (no n x n matrix, half the kernel
+/// evaluations of a leave-one-out curve plus an attention call): `fitted` (n) is each key's
+/// attention output over all keys, itself included, `held_out` (n) its prediction from the other
+/// keys (NaN where a compact kernel leaves it no other key), `mse` the mean squared error of
+/// `held_out`, bit for bit loo_curve's value at that bandwidth.
+struct LooFit {
+  Vector fitted;
+  Vector held_out;
+  double mse = 0.0;
+};
+/// The work of loo_fit: n^2 (d + 1).
+LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth, Kernel kernel = Kernel::Gaussian);
+
 }  // namespace kernel_lens

@@ -162,6 +162,11 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
     const b = a.length(3);
     return { ns: loo(n, d, b), out: b };
   },
+  looFit: (a) => {
+    const d = a.size(2);
+    const n = a.rows(0, d);
+    return { ns: loo(n, d, 1), out: 2 * n };
+  },
   bandwidthSelection: (a) => {
     const train = a.field(0, 'train', SELECTION_DEFAULTS.train);
     const others = a.field(0, 'validation', SELECTION_DEFAULTS.validation) + a.field(0, 'test', SELECTION_DEFAULTS.test);

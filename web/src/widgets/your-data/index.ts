@@ -21,12 +21,11 @@ const MAX_URL_NUMBERS = 200;
 const MAX_EDITABLE_ROWS = 30;
 const CURVE_POINTS = 241;
 const BANDWIDTH_POINTS = 25;
+/// Work that takes longer than this says so in a note.
+const BUSY_NOTE_MS = 400;
 /// The attention map draws at most this many query rows (the first data points); columns are all keys.
 /// Its CSV download holds the same rows: a 5,000-row table's full matrix would be 25 million numbers.
 const MAP_ROWS = 200;
-/// Fitted values at the keys are asked for this many query rows per call, so no call builds an
-/// n × n weight matrix (5,000 rows would be 25 million cells, above the core's cell cap).
-const FIT_ROWS = 256;
 const KERNELS = ['gaussian', 'laplacian', 'epanechnikov', 'tricube'] as const;
 
 const params = {
@@ -372,6 +371,17 @@ export default defineWidget({
       if (frame.h !== state.h || frame.kernel !== state.kernel || (oneD && frame.q !== state.q)) void recompute();
     }
 
+    /// A note that shows only if the work outlasts a glance (a 5,000-row table's leave-one-out
+    /// curve takes seconds); returns its remover.
+    function busy(message: string): () => void {
+      let remove: (() => void) | null = null;
+      const timer = setTimeout(() => (remove = host.note(message)), BUSY_NOTE_MS);
+      return () => {
+        clearTimeout(timer);
+        remove?.();
+      };
+    }
+
     async function parse(csv: string, source: Source): Promise<void> {
       const mine = ++generation;
       if (csv.length > maxBytes) {
@@ -384,7 +394,10 @@ export default defineWidget({
         if (!results || mine !== generation) return;
         const candidate = results[0];
         const q = candidate.d === 1 ? clampToRange(state.q, paddedRange(candidate.keys)) : state.q;
-        const frame = await computeFrame(parser, candidate, { h: state.h, q, kernel: state.kernel as KernelName });
+        const done = busy(
+          `Computing the leave-one-out errors of ${candidate.n.toLocaleString('en-US')} rows over ${BANDWIDTH_POINTS} bandwidths; the figure keeps the previous data until they are ready…`,
+        );
+        const frame = await computeFrame(parser, candidate, { h: state.h, q, kernel: state.kernel as KernelName }).finally(done);
         if (!frame || mine !== generation) return;
         accept(candidate, source, frame);
       } catch (error) {
@@ -418,22 +431,21 @@ export default defineWidget({
     });
 
     /// Everything the figure shows for one table at one (h, q, kernel), from one request: the
-    /// curve and the prediction (1-D keys), the map's first rows, the fitted values in blocks of
-    /// FIT_ROWS query rows (never an n × n matrix), and the leave-one-out errors. Null when a newer
-    /// request on the same channel replaced it.
+    /// leave-one-out curve over the bandwidth grid (once per table and kernel), the fitted values
+    /// and the leave-one-out error at h in one pass over the keys (never an n × n matrix), the
+    /// map's first rows, and the curve and the prediction (1-D keys). Null when a newer request on
+    /// the same channel replaced it.
     async function computeFrame(channel: Channel, current: CsvTable, requested: { h: number; q: number; kernel: KernelName }): Promise<Frame | null> {
       const { d, n, keys, values } = current;
       const { h, q, kernel } = requested;
       const cached = looGrid && looGrid.table === current && looGrid.kernel === kernel ? looGrid : null;
       const bandwidths = cached?.bandwidths ?? logGrid(keySpread(current) / 500, keySpread(current) * 2, BANDWIDTH_POINTS);
       const mapRows = Math.min(n, MAP_ROWS);
-      const blocks: [number, number][] = [];
-      for (let start = mapRows; start < n; start += FIT_ROWS) blocks.push([start, Math.min(n, start + FIT_ROWS)]);
       const range = paddedRange(keys);
       const grid = Array.from({ length: CURVE_POINTS }, (_, i) => range.min + ((range.max - range.min) * i) / (CURVE_POINTS - 1));
       const oneD = d === 1;
       const results = await channel.request([
-        call('looCurve', keys, values, d, cached ? [h] : [...bandwidths, h], kernel),
+        call('looFit', keys, values, d, h, kernel),
         call('attention', keys.subarray(0, mapRows * d), keys, values, d, 1, h, kernel, 'nearest'),
         ...(oneD
           ? [
@@ -441,22 +453,20 @@ export default defineWidget({
               keeping(call('attention', [q], keys, values, 1, 1, h, kernel, 'nearest'), 'outputs'),
             ]
           : []),
-        ...blocks.map(([start, end]) => keeping(call('attention', keys.subarray(start * d, end * d), keys, values, d, 1, h, kernel, 'nearest'), 'outputs')),
+        ...(cached ? [] : [call('looCurve', keys, values, d, bandwidths, kernel)]),
       ] as const);
       if (!results) return null;
-      const [loo, map, ...rest] = results as unknown as [Float64Array, { weights: Float64Array; outputs: Float64Array }, ...{ outputs: Float64Array }[]];
-      const curve = oneD ? rest.shift() : undefined;
-      const atQuery = oneD ? rest.shift() : undefined;
-      const fitted = new Float64Array(n);
-      fitted.set(map.outputs, 0);
-      rest.forEach((block, b) => fitted.set(block.outputs, blocks[b]?.[0] ?? 0));
+      const [fit, map, ...rest] = results as unknown as [
+        { fitted: Float64Array; mse: number },
+        { weights: Float64Array; outputs: Float64Array },
+        ...({ outputs: Float64Array } | Float64Array)[],
+      ];
+      const curve = oneD ? (rest.shift() as { outputs: Float64Array }) : undefined;
+      const atQuery = oneD ? (rest.shift() as { outputs: Float64Array }) : undefined;
+      const gridErrors = cached?.errors ?? (rest.shift() as Float64Array);
       const errors = new Float64Array(bandwidths.length + 1);
-      if (cached) {
-        errors.set(cached.errors, 0);
-        errors[bandwidths.length] = loo[0] ?? Number.NaN;
-      } else {
-        errors.set(loo, 0);
-      }
+      errors.set(gridErrors, 0);
+      errors[bandwidths.length] = fit.mse;
       looGrid = { table: current, kernel, bandwidths, errors: errors.subarray(0, bandwidths.length) };
       return {
         table: current,
@@ -465,7 +475,7 @@ export default defineWidget({
         kernel,
         bandwidths,
         errors,
-        fitted,
+        fitted: fit.fitted,
         mapRows,
         mapWeights: map.weights,
         grid,
@@ -494,7 +504,8 @@ export default defineWidget({
       const current = table;
       if (!current) return;
       try {
-        const frame = await computeFrame(compute, current, { h: state.h, q: state.q, kernel: state.kernel as KernelName });
+        const done = busy(`Computing the fit of ${current.n.toLocaleString('en-US')} rows at the new setting…`);
+        const frame = await computeFrame(compute, current, { h: state.h, q: state.q, kernel: state.kernel as KernelName }).finally(done);
         if (!frame || current !== table) return;
         draw(frame);
         host.clearError();
