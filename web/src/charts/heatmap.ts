@@ -145,18 +145,25 @@ function div(className: string): HTMLDivElement {
   return node;
 }
 
+/// What each tick container shows now: a drag redraws the map every frame, and ticks that did
+/// not change keep their elements (new ones would cost a style and layout pass per frame).
+const placedTicks = new WeakMap<HTMLElement, string>();
+
 function placeTicks(
   container: HTMLElement,
   ticks: readonly HeatmapTick[],
   fraction: (tick: HeatmapTick) => number,
   vertical: boolean,
 ): void {
+  const placed = ticks.map((tick) => ({ label: tick.label, percent: `${(100 * fraction(tick)).toFixed(3)}%` }));
+  const key = placed.map(({ label, percent }) => `${label}@${percent}`).join('|');
+  if (placedTicks.get(container) === key) return;
+  placedTicks.set(container, key);
   container.replaceChildren(
-    ...ticks.map((tick) => {
+    ...placed.map(({ label, percent }) => {
       const span = document.createElement('span');
       span.className = 'kl-heatmap__tick';
-      span.textContent = tick.label;
-      const percent = `${(100 * fraction(tick)).toFixed(3)}%`;
+      span.textContent = label;
       if (vertical) span.style.top = percent;
       else span.style.left = percent;
       return span;
@@ -178,6 +185,10 @@ export class Heatmap {
   private readonly zeroSwatch: HTMLDivElement;
   private readonly resize: ResizeObserver;
   private frame: HeatmapFrame | null = null;
+  /// The plot's content box (CSS pixels), from the ResizeObserver.
+  private plotSize = { width: 0, height: 0 };
+  /// The colour bar's strip is the palette alone: drawn once.
+  private barDrawn = false;
   private highlighted: number | null = null;
   private pending = 0;
   private overlayPending = 0;
@@ -218,7 +229,13 @@ export class Heatmap {
     const barTitle = div('kl-heatmap__bar-title');
     barTitle.textContent = options.colorbarTitle;
     this.element.append(yTitle, this.yTicks, this.plot, barBox, this.barTicks, barTitle, this.xTicks, xTitle);
-    this.resize = new ResizeObserver(() => this.drawOverlay());
+    // The plot's size as the last layout left it: reading clientWidth in a frame whose input
+    // already changed read-outs would force a second layout pass per frame.
+    this.resize = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      if (box) this.plotSize = { width: box.width, height: box.height };
+      this.drawOverlay();
+    });
     this.resize.observe(this.plot);
     // The map's own theme root (the element is placed in it later): zeros take its grey.
     this.stopTheme = onThemeChange(() => {
@@ -296,8 +313,9 @@ export class Heatmap {
     }
     context.putImageData(image, 0, 0);
 
-    const barContext = this.bar.getContext('2d');
+    const barContext = this.barDrawn ? null : this.bar.getContext('2d');
     if (barContext) {
+      this.barDrawn = true;
       const strip = barContext.createImageData(1, 256);
       for (let k = 0; k < 256; k++) {
         const o = (255 - k) * 4;
@@ -308,15 +326,16 @@ export class Heatmap {
       }
       barContext.putImageData(strip, 0, 0);
     }
+    this.drawOverlay();
     this.zeroSwatch.hidden = !(scale === 'log' && range.zeros);
-    this.zeroSwatch.style.background = `rgb(${zero.join(',')})`;
+    const swatch = `rgb(${zero.join(', ')})`;
+    if (this.zeroSwatch.style.background !== swatch) this.zeroSwatch.style.background = swatch;
     const barLabels = colorbarTicks(range, scale);
     if (!this.zeroSwatch.hidden) barLabels.push({ at: Number.NaN, label: '0' });
     placeTicks(this.barTicks, barLabels, (tick) => (Number.isNaN(tick.at) ? 1.06 : 1 - tick.at), true);
     this.element.classList.toggle('kl-heatmap--zeros', !this.zeroSwatch.hidden);
     placeTicks(this.xTicks, frame.xTicks, (tick) => (tick.at + 0.5) / cols, false);
     placeTicks(this.yTicks, frame.yTicks, (tick) => 1 - (tick.at + 0.5) / rows, true);
-    this.drawOverlay();
   }
 
   /// Cells that a log scale cannot place (exact zeros) take the palette's grey.
@@ -330,8 +349,7 @@ export class Heatmap {
 
   private drawOverlay(): void {
     const frame = this.frame;
-    const width = this.plot.clientWidth;
-    const height = this.plot.clientHeight;
+    const { width, height } = this.plotSize;
     const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
     // Assigning a canvas size reallocates its backing store even when unchanged: only on resize.
     const pixelWidth = Math.max(1, Math.round(width * ratio));
