@@ -323,6 +323,23 @@ test('a figure far below the viewport loads its code only when scrolled near, an
   await context.close();
 });
 
+test('on paper, a figure whose code has not arrived says what it is instead of printing a blank box', async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  // The browser's print menu does not wait for the code beforeprint starts loading: held here.
+  await page.route('**/assets/kernel-lens-figure.js', () => {});
+  await page.goto(host.url + 'far.html');
+  await page.waitForLoadState('load');
+  const note = () => page.evaluate(() => {
+    const paragraph = document.querySelector('#far').shadowRoot.querySelector('.kl-element__print-note');
+    return paragraph ? { text: paragraph.textContent, shown: getComputedStyle(paragraph).display !== 'none' } : null;
+  });
+  assert.deepEqual(await note(), { text: 'Interactive figure (Kernel Lens: lookup); it is drawn when the page is open in a browser.', shown: false });
+  await page.emulateMedia({ media: 'print' });
+  assert.equal((await note()).shown, true, 'the note prints');
+  await context.close();
+});
+
 test('keys a focused control uses do not reach the host page; the control still answers them', async () => {
   const { page, errors, context } = await open(host.url);
   const figure = page.locator('#element-lookup');

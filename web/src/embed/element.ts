@@ -15,8 +15,13 @@ const stylesheet = new URL('assets/kernel-lens.css', siteRoot).href;
 
 /// Until the site's stylesheet arrives (it resets the host's inherited styles, see styles.css), a
 /// waiting figure is an empty block that keeps room for itself. Adopted sheets come after linked
-/// ones in the cascade, so this one sets nothing the stylesheet sets.
-const FIRST_STYLES = '.kl-element--waiting{min-height:20rem}';
+/// ones in the cascade, so this one sets nothing the stylesheet sets otherwise.
+/// On paper, a figure that has not mounted yet (the browser's print menu does not wait for the
+/// code that `beforeprint` starts loading) says what it is instead of leaving a blank box.
+const FIRST_STYLES =
+  '.kl-element--waiting{min-height:20rem}.kl-element__print-note{display:none}' +
+  '@media print{.kl-element--waiting{min-height:0}.kl-element--waiting .kl-element__print-note{display:block;' +
+  'font:italic 11pt/1.4 system-ui,sans-serif;color:#444;border:1px solid #999;border-radius:6px;padding:0.75em 1em;margin:0}}';
 
 /// The figure code, built as its own entry at this stable path (web/vite.config.ts).
 const figureCode = new URL('assets/kernel-lens-figure.js', siteRoot).href;
@@ -128,6 +133,14 @@ export class KernelLensFigure extends HTMLElement {
 
   connectedCallback(): void {
     watchPrint();
+    if (this.container.classList.contains('kl-element--waiting')) {
+      const note = document.createElement('p');
+      note.className = 'kl-element__print-note';
+      const widget = this.getAttribute('widget') ?? 'figure';
+      const title = this.getAttribute('title');
+      note.textContent = `Interactive figure (Kernel Lens: ${title ?? widget}); it is drawn when the page is open in a browser.`;
+      this.container.replaceChildren(note);
+    }
     this.removed = new Promise((done) => (this.markRemoved = done));
     this.attributesWatch.observe(this, { attributes: true });
     if (this.handle || this.mounting || queue.includes(this)) return;
