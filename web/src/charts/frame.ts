@@ -2,8 +2,7 @@
 /// edits of a task are drawn together, in the frame being prepared when possible, else in the
 /// next animation frame. A destroyed chart's pending edits are dropped with it.
 import type { Chart } from 'chart.js';
-import { sharedBridge } from '../core/bridge';
-import { markTiming, timingEnabled } from '../core/timing';
+import { lastDeliveredIssuedAt, markTiming, timingEnabled } from '../core/timing';
 import { drawOverBackdrop, fastPathCounts, forgetBackdrop, keepsLayout, layoutKey, updateHeld } from './backdrop';
 import { datasetStyles, sameFields } from './curves';
 
@@ -51,7 +50,7 @@ function flush(inFrame: boolean): void {
       drewThisFrame = false;
     });
   }
-  const issuedAt = sharedBridge().lastDeliveredIssuedAt;
+  const issuedAt = lastDeliveredIssuedAt();
   const start = performance.now();
   for (const [chart, edits] of scheduled) {
     if (performance.now() - start > FRAME_BUDGET) break;

@@ -5,7 +5,7 @@
 /// WebAssembly.Module, compiled once (wasm.ts).
 /// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at most
 /// one pending, which a newer request replaces, so the newest state always wins.
-import { markTiming } from '../core/timing';
+import { markTiming, noteDelivered } from '../core/timing';
 import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
 import { place, TASK_BUDGET_MS } from './cost';
 import { LocalCore } from './local';
@@ -79,7 +79,7 @@ export class Channel {
     };
     this.bridge.run(entry.calls).then(
       (results) => {
-        this.bridge.lastDeliveredIssuedAt = Math.max(this.bridge.lastDeliveredIssuedAt, entry.issuedAt);
+        noteDelivered(entry.issuedAt);
         markTiming('kernel-lens:result', entry.issuedAt);
         entry.settle.resolve(results);
         next();
@@ -110,8 +110,6 @@ export class Bridge {
   /// Milliseconds the page's instance computed in the current task.
   private spentThisTask = 0;
   private resetQueued = false;
-  /// `performance.now()` at which the newest delivered result was requested (for latency figures).
-  lastDeliveredIssuedAt = 0;
 
   /// The latest-wins requester for `key` (one per widget computation).
   channel(key: string): Channel {
