@@ -396,6 +396,29 @@ test('a click adds a point at the same chart coordinates under transform: scale(
   await context.close();
 });
 
+test('an LMS-style view of the uploaded standalone file: a sandboxed iframe (opaque origin) from a files domain', async () => {
+  // Canvas and Moodle show an uploaded HTML file from a separate files origin, often in a
+  // sandboxed frame without allow-same-origin: no storage, an opaque origin, no module workers
+  // from blob URLs. The file must still compute and answer the keyboard there.
+  const { page, errors, context } = await open(host.url + 'plain.html');
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.id = 'lms';
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.title = 'Uploaded file';
+    frame.style.cssText = 'width: 900px; height: 900px; border: 0';
+    frame.src = src;
+    document.body.append(frame);
+  }, `${site.url}kernel-lens-standalone.html?widget=lookup&q=3.5&h=0.6`);
+  const frame = page.frameLocator('#lms');
+  assert.equal(await waitForText(frame.getByTestId('prediction'), /\d/, 30000), LOOKUP_PREDICTION);
+  await frame.getByRole('slider', { name: /bandwidth/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await waitForText(frame.getByTestId('prediction'), /^(?!2\.7412$)\d/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the standalone file works from disk, as the full page and as one widget', async () => {
   const file = pathToFileURL(join(distDir, 'kernel-lens-standalone.html')).href;
   const one = await open(`${file}?widget=lookup&q=3.5&h=0.6`);
