@@ -98,7 +98,10 @@ export class YourDataView {
       const [observed, curve, star, query] = this.smoothing.data.datasets;
       if (!observed || !curve || !star || !query) return;
       const x = paddedRange(frame.grid, 0);
-      const y = paddedRange([...Array.from(frame.values), ...Array.from(frame.curve)]);
+      // Every kernel weight is >= 0 and the weights sum to 1, so the curve stays within the
+      // values' range: the axes depend on the table alone and stay still while h is dragged (the
+      // chart keeps its layout and takes the fast path).
+      const y = paddedRange(frame.values);
       observed.data = points(frame.keys, frame.values);
       curve.data = points(frame.grid, frame.curve);
       star.data = [{ x: frame.query, y: frame.prediction }];
