@@ -4,10 +4,10 @@
 // installed, serves it on one origin and dist/ on another (CORS only, no isolation headers), and
 // checks in Chromium that the custom element and the iframe show the chapter's numbers and that
 // the iframe sizes itself. Prints one row per recipe; exits 1 when a recipe that ran failed.
-//   apt-get install -y mkdocs python3-sphinx python3-myst-parser python3-sphinx-book-theme
+//   apt-get install -y mkdocs python3-sphinx python3-myst-parser python3-sphinx-book-theme pandoc
 //   node tests/hosts/recipes.mjs
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHAPTER, openHosts, settledFrame, waitForText } from './harness.mjs';
@@ -58,6 +58,20 @@ const RECIPES = [
     build: () => run('sphinx-build', ['-q', '-b', 'html', '.', join(out, 'sphinx')], join(here, 'sphinx')),
   },
   {
+    // Quarto is not packaged for Debian or npm. Its HTML comes from pandoc, which is: the recipe's
+    // two parts, `include-in-header` (pandoc's -H) and ```{=html} blocks, built by pandoc alone,
+    // and Quarto's dark toggle (`quarto-dark` on <body>) followed by theme="auto".
+    name: 'Quarto, its pandoc core (include-in-header as -H, {=html} blocks, body.quarto-dark)',
+    dir: 'quarto',
+    tool: 'pandoc',
+    version: () => run('pandoc', ['--version'], here),
+    build: () => {
+      mkdirSync(join(out, 'quarto'), { recursive: true });
+      return run('pandoc', ['--standalone', '-H', 'header.html', 'notes.md', '-o', join(out, 'quarto', 'index.html')], join(here, 'quarto'));
+    },
+    darkSwitch: () => document.body.classList.add('quarto-dark'),
+  },
+  {
     name: 'Docusaurus 3 (scripts in docusaurus.config.js, figures in MDX)',
     dir: 'docusaurus',
     // The route is /docusaurus/: opening …/index.html makes the client router render another page than the server did.
@@ -67,7 +81,7 @@ const RECIPES = [
     version: () => `@docusaurus/core ${JSON.parse(run('cat', [join(docusaurusModules, '@docusaurus/core/package.json')], here)).version}`,
     build: buildDocusaurus,
     // Docusaurus's colour mode: data-theme="dark" on <html>, which theme="auto" follows.
-    dark: true,
+    darkSwitch: () => document.documentElement.setAttribute('data-theme', 'dark'),
   },
 ];
 
@@ -91,8 +105,8 @@ try {
       const framed = await waitForText(page.frameLocator('#frame-lookup').getByTestId('prediction'), /\d/);
       if (element !== CHAPTER.prediction || framed !== CHAPTER.prediction) throw new Error(`numbers ${element}, ${framed}`);
       const fitted = await settledFrame(page, '#frame-lookup');
-      if (recipe.dark) {
-        await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+      if (recipe.darkSwitch) {
+        await page.evaluate(recipe.darkSwitch);
         await page.waitForFunction(() => {
           const element = document.querySelector('#figure-lookup');
           const holder = element.matches('[data-kl-theme]') ? element : element.shadowRoot?.querySelector('[data-kl-theme]');
@@ -101,7 +115,7 @@ try {
       }
       if (errors.length) throw new Error(`console errors: ${errors.join('; ')} (requests: ${failures.join('; ')})`);
       row.result = `ok: element and iframe show ${CHAPTER.prediction}; iframe ${fitted.outer} px, no inner scroll bar` +
-        (recipe.dark ? '; the element follows data-theme="dark"' : '');
+        (recipe.darkSwitch ? "; the element follows the host's dark switch" : '');
       await context.close();
     } catch (error) {
       row.failed = true;
