@@ -239,6 +239,11 @@ test('two custom elements: shadow-root styles, one shared core, attributes obser
   await page.waitForFunction(() => document.querySelector('#element-lookup').dataset.klTheme === 'dark');
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
   await page.waitForFunction(() => document.querySelector('#element-lookup').dataset.klTheme === 'light');
+  // Quarto's toggle marks <body> instead.
+  await page.evaluate(() => document.body.classList.add('quarto-dark'));
+  await page.waitForFunction(() => document.querySelector('#element-lookup').dataset.klTheme === 'dark');
+  await page.evaluate(() => document.body.classList.replace('quarto-dark', 'quarto-light'));
+  await page.waitForFunction(() => document.querySelector('#element-lookup').dataset.klTheme === 'light');
 
   // Charts inside the shadow root size themselves to their boxes and draw.
   await page.waitForFunction(() =>
