@@ -189,6 +189,21 @@ test('a worker that closes itself during an audit: the page says so, re-enables 
   assert.deepEqual(errors, []);
 });
 
+test('without Web Locks (a plain-http host is no secure context), a worker that closes itself is still noticed', async () => {
+  // The page cannot watch the worker's lock here: the worker's own close() says it is going.
+  const init = () => Object.defineProperty(Navigator.prototype, 'locks', { configurable: true, get: () => undefined });
+  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: 100000 }), { init });
+  assert.equal(await page.evaluate(() => navigator.locks), undefined);
+  const status = page.getByTestId('audit-status');
+  await waitForText(status, /^[1-9]\d* of \d+ bandwidths/, 60000);
+  const [worker] = page.workers();
+  await worker.evaluate(() => self.close()).catch(() => undefined);
+  await waitForText(status, /^stopped after \d+ of \d+ bandwidths/, 20000);
+  await waitForText(page.locator('.kl-widget__error'), /the core stopped while computing this \(the core worker stopped by itself\)/);
+  assert.equal(await page.getByRole('button', { name: 'Run the audit' }).isEnabled(), true);
+  assert.deepEqual(errors, []);
+});
+
 test('a worker script that does not load is reported, and the next input tries again', async () => {
   const { page, errors } = await site.newPage('embed.html?widget=none');
   let refused = 0;

@@ -338,6 +338,10 @@ export class Bridge {
       if (message.lock) this.watch(worker, message.lock);
       return;
     }
+    if ('closing' in message) {
+      this.recover('the core worker stopped by itself');
+      return;
+    }
     this.settle(message.id, message);
   }
 

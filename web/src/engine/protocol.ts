@@ -72,7 +72,14 @@ export type CallResponse =
   | { id: number; results: unknown[]; elapsed: number }
   | { id: number; error: ErrorPayload };
 
-export type WorkerMessage = StartedMessage | CallResponse;
+/// Posted by a worker that closes itself (its `close()` says so first): where the page has no
+/// Web Locks (a plain-http host is no secure context) this is how it learns the worker is gone.
+export interface ClosingMessage {
+  id: 0;
+  closing: true;
+}
+
+export type WorkerMessage = StartedMessage | ClosingMessage | CallResponse;
 
 /// An argument that is the result of an earlier call of the same request, by position:
 /// `[call('distanceScores', q, k, 1), call('rowSoftmax', resultOf<Float64Array>(0), 1)]` runs

@@ -7,13 +7,23 @@
 import createCore from 'kernel-lens-wasm/kernel_lens_core.mjs';
 import createLab from 'kernel-lens-wasm/kernel_lens_lab.mjs';
 import { errorPayload, exportedFunctions, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
-import type { CallResponse, PageMessage, StartedMessage } from './protocol';
+import type { CallResponse, ClosingMessage, PageMessage, StartedMessage } from './protocol';
 
 interface WorkerScope {
   postMessage(message: unknown, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<PageMessage>) => void): void;
+  close(): void;
 }
 const scope = self as unknown as WorkerScope;
+
+/// A worker that closes itself says so first: the page cannot see a closed worker otherwise where
+/// it has no Web Locks (see announce below). The message is posted before the worker stops.
+const closeWorker = scope.close.bind(scope);
+scope.close = () => {
+  const closing: ClosingMessage = { id: 0, closing: true };
+  scope.postMessage(closing);
+  closeWorker();
+};
 
 const FACTORIES: Record<ModulePart, Factory> = { core: createCore, lab: createLab };
 const compiled = new Map<ModulePart, WebAssembly.Module>();
