@@ -13,17 +13,15 @@
 // Builds the site first (into $KERNEL_LENS_DIST when set) unless KERNEL_LENS_BENCH_NO_BUILD is
 // set; KERNEL_LENS_BENCH_INPUTS sets the moves per figure (300), KERNEL_LENS_BENCH_ONLY picks
 // figures by name, KERNEL_LENS_BENCH_MODES modes by name (a part of the title, e.g. "iframe").
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 import { CHROMIUM_ARGS, chromiumPath, distDir, embedPath } from '../../tests/e2e/harness.mjs';
+import { buildSite } from './build-site.mjs';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const INPUTS = Number(process.env.KERNEL_LENS_BENCH_INPUTS ?? 300);
 /// KERNEL_LENS_BENCH_ONLY=text runs only the scenarios whose name contains `text`.
 const ONLY = process.env.KERNEL_LENS_BENCH_ONLY ?? '';
@@ -102,14 +100,7 @@ const SCENARIOS = [
   { name: 'full page, lookup slider', path: 'index.html', slider: 'bandwidth h', ready: '[data-testid=prediction]', pageOnly: true },
 ];
 
-if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) {
-  const outDir = process.env.KERNEL_LENS_DIST ? ['--outDir', resolve(process.env.KERNEL_LENS_DIST)] : [];
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error', ...outDir], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) buildSite(process.env.KERNEL_LENS_DIST);
 
 /// In the page, for a figure that leaves no `kernel-lens:frame` marks: after each
 /// `kernel-lens:result` mark, marks the end of the rendering of the next frame (its drawing is done

@@ -7,14 +7,12 @@
 // Page load is reported beside it but not part of that goal.
 // KERNEL_LENS_BENCH_INPUTS sets the frames per drag (240), KERNEL_LENS_BENCH_ONLY picks scenarios by name.
 // Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD or KERNEL_LENS_DIST is set.
-import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, chromiumPath, distDir, embedPath } from '../../tests/e2e/harness.mjs';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
+import { buildSite } from './build-site.mjs';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const DRAG_FRAMES = Number(process.env.KERNEL_LENS_BENCH_INPUTS ?? 240);
 /// KERNEL_LENS_BENCH_ONLY=text runs only the scenarios whose name contains `text`.
 const ONLY = process.env.KERNEL_LENS_BENCH_ONLY ?? '';
@@ -74,13 +72,7 @@ const SCENARIOS = [
   },
 ];
 
-if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) {
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) buildSite();
 
 /// Installed before any page script: records every long task and the gaps between animation
 /// frames, each stamped with the time it started.

@@ -10,19 +10,17 @@
 // page's load, since a figure mounts when it nears the viewport.
 // KERNEL_LENS_BENCH_RUNS sets the runs (3). Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD
 // or KERNEL_LENS_DIST is set.
-import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, distDir } from '../../tests/e2e/harness.mjs';
 import { TYPES } from '../serve.mjs';
+import { buildSite } from './build-site.mjs';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = Number(process.env.KERNEL_LENS_BENCH_RUNS ?? 3);
 
 /// The five figures of the notes page and, for each, where its numbers show (in its shadow root).
@@ -34,13 +32,7 @@ const FIGURES = [
   { widget: 'attention-map', attributes: '', ready: '[data-testid=shapes]', pattern: '\\d' },
 ];
 
-if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) {
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) buildSite();
 
 
 /// A plain static server for dist/ that sends `Access-Control-Allow-Origin: *` and logs every
