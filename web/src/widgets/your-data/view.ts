@@ -82,7 +82,7 @@ export class YourDataView {
       options: {
         scales: {
           x: { type: 'logarithmic', title: { display: true, text: 'bandwidth h' }, ticks: { maxTicksLimit: 6, callback: (v) => fixed(Number(v), Number(v) < 1 ? 2 : 1) } },
-          y: { type: 'linear', title: { display: true, text: 'leave-one-out MSE' } },
+          y: { type: 'linear', title: { display: true, text: 'leave-one-out MSE' }, ticks: { includeBounds: false } },
         },
       },
     });
@@ -120,7 +120,17 @@ export class YourDataView {
       const [curve, current] = this.loo.data.datasets;
       if (!curve || !current) return;
       curve.data = points(frame.bandwidths, frame.errors);
-      current.data = Number.isFinite(frame.error) ? [{ x: frame.bandwidth, y: frame.error }] : [];
+      const marked = Number.isFinite(frame.error);
+      current.data = marked ? [{ x: frame.bandwidth, y: frame.error }] : [];
+      // Fixed ranges from the grid (and the marker, where it leaves the grid): an axis that
+      // followed the data would lay the chart out again in every frame of a drag.
+      const finite = Array.from(frame.errors).filter(Number.isFinite);
+      const y = paddedRange(marked ? [...finite, frame.error] : finite);
+      const xs = Array.from(frame.bandwidths).filter((b) => b > 0);
+      if (frame.bandwidth > 0) xs.push(frame.bandwidth);
+      const scales = this.loo.options.scales ?? {};
+      if (xs.length) Object.assign(scales.x ?? {}, { min: Math.min(...xs) / 1.2, max: Math.max(...xs) * 1.2 });
+      Object.assign(scales.y ?? {}, y);
     });
   }
 
