@@ -38,6 +38,9 @@ for (const [widget, name] of [
   ['lookup', /bandwidth/],
   ['temperature', /temperature/],
   ['smoothing', /bandwidth h2/],
+  ['attention-map', /bandwidth/],
+  // Both charts' axes are fixed from the table (a Nadaraya-Watson curve stays within the values).
+  ['your-data', /bandwidth/],
 ]) {
   test(`${widget}: a drag's redraws keep their layout and draw over the backdrop`, async () => {
     const { page, errors } = await site.newPage(`${embedPath(widget)}&kl-timing`);
