@@ -206,24 +206,15 @@ function toolbar(
   }
   if (share?.embedCodes) {
     const codes = share.embedCodes;
-    const embed = document.createElement('details');
-    embed.className = 'kl-share__embed';
-    const summary = document.createElement('summary');
-    summary.textContent = 'Copy embed code';
-    const list = document.createElement('div');
-    list.className = 'kl-share__list';
-    embed.append(summary, list);
-    embed.addEventListener('toggle', () => {
-      if (!embed.open) return;
-      list.replaceChildren(
-        ...codes(params(), title).map(({ label, code }) =>
+    links.push(
+      menu('kl-share__embed', 'Copy embed code', () =>
+        codes(params(), title).map(({ label, code }) =>
           action(label, async () => {
             say((await copyText(code)) ? `${label} code copied.` : 'Copying was refused by the browser.');
           }),
         ),
-      );
-    });
-    links.push(embed);
+      ),
+    );
   }
   element.append(...links);
   if (share?.unavailable) {
@@ -233,15 +224,7 @@ function toolbar(
     element.append(why);
   }
 
-  const downloads = document.createElement('details');
-  downloads.className = 'kl-share__downloads';
-  const summary = document.createElement('summary');
-  summary.textContent = 'Download';
-  const list = document.createElement('div');
-  list.className = 'kl-share__list';
-  downloads.append(summary, list);
-  downloads.addEventListener('toggle', () => {
-    if (!downloads.open) return;
+  const downloads = menu('kl-share__downloads', 'Download', () => {
     const canvases = [...frame.querySelectorAll<HTMLCanvasElement>('.kl-widget__body canvas[role="img"]')];
     const buttons = canvases.map((canvas, i) => {
       const name = canvas.dataset.exportName ?? `chart ${i + 1}`;
@@ -262,7 +245,7 @@ function toolbar(
         }),
       );
     }
-    list.replaceChildren(...buttons);
+    return buttons;
   });
   element.append(downloads, status);
 
@@ -283,4 +266,19 @@ function toolbar(
 
 function fileName(widget: string, name: string, extension: string): string {
   return `${widget}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.${extension}`;
+}
+
+/// A disclosure menu (`<details>`) whose items are built each time it opens (from the state then).
+function menu(className: string, title: string, items: () => HTMLElement[]): HTMLDetailsElement {
+  const details = document.createElement('details');
+  details.className = className;
+  const summary = document.createElement('summary');
+  summary.textContent = title;
+  const list = document.createElement('div');
+  list.className = 'kl-share__list';
+  details.append(summary, list);
+  details.addEventListener('toggle', () => {
+    if (details.open) list.replaceChildren(...items());
+  });
+  return details;
 }
