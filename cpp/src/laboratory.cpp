@@ -383,27 +383,6 @@ LooSums loo_sums(const double* distances, const double* roots, const double* val
   return total;
 }
 
-/// The factor that puts loo_sums' weights on the scale where a row's own key weighs 1: they are
-/// taken relative to the nearest other key for the Gaussian and Laplacian (that key weighs 1, the
-/// own key e^{+D_min / 2h^2} resp. e^{+sqrt(D_min) / h}), so the factor is the reciprocal of the
-/// own key's weight; the compact kernels' weights are absolute and the own key has K(0) = 1.
-/// Underflows to 0 when the nearest other key is far beyond the bandwidth: the fit is then the
-/// key's own value, as attention gives.
-double own_key_scale_for(double nearest_root, double bandwidth, Kernel kernel) {
-  switch (kernel) {
-    case Kernel::Gaussian: {
-      const double u = nearest_root / bandwidth;
-      return std::exp(-0.5 * u * u);
-    }
-    case Kernel::Laplacian:
-      return std::exp(-nearest_root / bandwidth);
-    case Kernel::Epanechnikov:
-    case Kernel::Tricube:
-      return 1.0;
-  }
-  return 1.0;
-}
-
 /// The checks loo_curve and loo_fit share.
 void check_loo_input(const MatrixRef& keys, const VectorRef& values) {
   check_matrix_shape(keys, "keys");
@@ -414,6 +393,16 @@ void check_loo_input(const MatrixRef& keys, const VectorRef& values) {
   if (values.size() != keys.rows())
     throw std::invalid_argument("values must have one entry per key: expected " + std::to_string(keys.rows()) +
                                 ", got " + std::to_string(values.size()));
+}
+
+/// Refuses a leave-one-out call whose work (loo_cost) exceeds the budget, before it starts.
+void check_loo_work(const MatrixRef& keys, std::size_t bandwidths, const char* what) {
+  const auto n = static_cast<std::size_t>(keys.rows());
+  const auto d = static_cast<std::size_t>(keys.cols());
+  check_work(loo_cost(n, d, bandwidths), what, [&] {
+    return std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(d) + " features + " +
+           std::to_string(bandwidths) + (bandwidths == 1 ? " bandwidth)" : " bandwidths)");
+  });
 }
 
 void check_loo_bandwidth(double bandwidth) {
@@ -428,6 +417,7 @@ class LooRows {
  public:
   LooRows(const MatrixRef& keys, Kernel kernel)
       : keys_(keys),
+        kernel_(kernel),
         transposed_(keys.transpose()),
         need_roots_(kernel != Kernel::Gaussian),
         distances_(keys.rows()),
@@ -446,17 +436,35 @@ class LooRows {
     nearest_root_ = std::sqrt(nearest_);
   }
 
-  LooSums sums(const double* values, double bandwidth, Kernel kernel) {
+  LooSums sums(const double* values, double bandwidth) {
     return loo_sums(distances_.data(), roots_.data(), values, distances_.size(), nearest_, nearest_root_, bandwidth,
-                    kernel, buffer_.data());
+                    kernel_, buffer_.data());
   }
 
-  double own_key_scale(double bandwidth, Kernel kernel) const {
-    return own_key_scale_for(nearest_root_, bandwidth, kernel);
+  /// The factor that puts loo_sums' weights on the scale where a row's own key weighs 1: they are
+  /// taken relative to the nearest other key for the Gaussian and Laplacian (that key weighs 1, the
+  /// own key e^{+D_min / 2h^2} resp. e^{+sqrt(D_min) / h}), so the factor is the reciprocal of the
+  /// own key's weight; the compact kernels' weights are absolute and the own key has K(0) = 1.
+  /// Underflows to 0 when the nearest other key is far beyond the bandwidth: the fit is then the
+  /// key's own value, as attention gives.
+  double own_key_scale(double bandwidth) const {
+    switch (kernel_) {
+      case Kernel::Gaussian: {
+        const double u = nearest_root_ / bandwidth;
+        return std::exp(-0.5 * u * u);
+      }
+      case Kernel::Laplacian:
+        return std::exp(-nearest_root_ / bandwidth);
+      case Kernel::Epanechnikov:
+      case Kernel::Tricube:
+        return 1.0;
+    }
+    return 1.0;
   }
 
  private:
   const MatrixRef& keys_;
+  const Kernel kernel_;
   const RowMatrix transposed_;
   const bool need_roots_;
   Eigen::RowVectorXd distances_;
@@ -481,10 +489,7 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
   for (std::size_t i = 0; i < bandwidths.size(); ++i)
     check_bandwidth(bandwidths[i], ("bandwidths[" + std::to_string(i) + "]").c_str());
   const auto n = keys.rows();
-  check_work(loo_cost(static_cast<std::size_t>(n), static_cast<std::size_t>(keys.cols()), bandwidths.size()),
-             "the leave-one-out curve",
-             [&] { return std::string(std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(keys.cols()) +
-                 " features + " + std::to_string(bandwidths.size()) + " bandwidths)"); });
+  check_loo_work(keys, bandwidths.size(), "the leave-one-out curve");
   for (const double bandwidth : bandwidths) check_loo_bandwidth(bandwidth);
 
   LooRows rows(keys, kernel);
@@ -495,7 +500,7 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
     rows.load(i);
     for (Eigen::Index b = 0; b < count; ++b) {
       if (std::isnan(squared_errors(b))) continue;
-      const LooSums sums = rows.sums(contiguous_values.data(), bandwidths[static_cast<std::size_t>(b)], kernel);
+      const LooSums sums = rows.sums(contiguous_values.data(), bandwidths[static_cast<std::size_t>(b)]);
       if (!(sums.weights > 0.0)) {
         squared_errors(b) = std::numeric_limits<double>::quiet_NaN();
         continue;
@@ -511,9 +516,7 @@ LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth,
   check_loo_input(keys, values);
   check_bandwidth(bandwidth, "bandwidth");
   const auto n = keys.rows();
-  check_work(loo_cost(static_cast<std::size_t>(n), static_cast<std::size_t>(keys.cols()), 1), "the leave-one-out fit",
-             [&] { return std::string(std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" +
-                                      std::to_string(keys.cols()) + " features + 1 bandwidth)"); });
+  check_loo_work(keys, 1, "the leave-one-out fit");
   check_loo_bandwidth(bandwidth);
 
   LooRows rows(keys, kernel);
@@ -524,11 +527,11 @@ LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth,
   double squared_errors = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
     rows.load(i);
-    const LooSums sums = rows.sums(contiguous_values.data(), bandwidth, kernel);
+    const LooSums sums = rows.sums(contiguous_values.data(), bandwidth);
     // Held out: the other keys alone. Fitted: the own key joins with its relative weight.
     const double held_out = sums.weights > 0.0 ? sums.weighted_values / sums.weights
                                                : std::numeric_limits<double>::quiet_NaN();
-    const double own = rows.own_key_scale(bandwidth, kernel);
+    const double own = rows.own_key_scale(bandwidth);
     fit.held_out(i) = held_out;
     fit.fitted(i) = (values(i) + own * sums.weighted_values) / (1.0 + own * sums.weights);
     const double residual = held_out - values(i);
