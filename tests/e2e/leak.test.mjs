@@ -133,10 +133,11 @@ test('10,000 widget updates keep the page JS heap flat', async () => {
 });
 
 test('a dead worker is replaced: the page says so, the widget keeps its state and computes again', async () => {
-  // The audit runs in the worker (small calls run on the page and start none).
-  const { page } = await site.newPage(embedPath('bias-variance', { worlds: '20000' }));
+  // The audit runs in the worker (small calls run on the page and start none); 100,000 worlds so
+  // that it is still running when the worker dies (with fewer, an idle machine can finish it first).
+  const { page } = await site.newPage(embedPath('bias-variance', { worlds: '100000' }));
   const status = page.getByTestId('audit-status');
-  await waitForText(status, /^[1-9]\d* of \d+ bandwidths, 20,000 worlds/, 60000);
+  await waitForText(status, /^[1-9]\d* of \d+ bandwidths, 100,000 worlds/, 60000);
   const [worker] = page.workers();
   assert.ok(worker, 'the core worker is running');
   await worker.evaluate(() => setTimeout(() => {
@@ -147,5 +148,5 @@ test('a dead worker is replaced: the page says so, the widget keeps its state an
   await waitForText(status, /^stopped after \d+ of \d+ bandwidths/);
   await page.getByRole('button', { name: 'Run the audit' }).click();
   // The new worker runs the whole audit (a Cancel click here would race its end on a fast machine).
-  await waitForText(status, /^done: \d+ bandwidths × 20,000 worlds/, 120000);
+  await waitForText(status, /^done: \d+ bandwidths × 100,000 worlds/, 120000);
 });
