@@ -4,19 +4,45 @@
 import { Ticks, type Chart, type FontSpec, type Plugin, type Scale, type Tick } from 'chart.js';
 import { toFont } from 'chart.js/helpers';
 import { isPaintingPicture } from './layers';
+import { defaultLocaleIsEnglish, englishTickLabel } from './tick-format';
 import { ink } from './ink';
+
+/// Whether the charts' labels in the browser's default locale read as `englishTickLabel` writes
+/// them (read once: the language does not change under a page).
+let english: boolean | null = null;
+
+/// Chart.js' numeric label of the tick at `index`: without Intl where the chart formats in an
+/// English default locale (see tick-format.ts), else Chart.js' own formatter.
+function numericLabel(scale: Scale, value: number, index: number, ticks: Tick[]): string {
+  english ??= defaultLocaleIsEnglish(globalThis.navigator?.language);
+  const plain = english && scale.chart.options.locale === undefined && !(scale.options as { ticks?: { format?: unknown } }).ticks?.format;
+  return (plain ? englishTickLabel(value, ticks) : null) ?? Ticks.formatters.numeric.call(scale, value, index, ticks);
+}
+
+/// The decimal mark of each locale a chart formats in (an Intl formatter is slow to make).
+const decimalMarks = new Map<string | undefined, string>();
+
+function decimalMark(scale: Scale): string {
+  const { locale } = scale.chart.options;
+  let mark = english && locale === undefined ? '.' : decimalMarks.get(locale);
+  if (mark === undefined) {
+    mark = new Intl.NumberFormat(locale).formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
+    decimalMarks.set(locale, mark);
+  }
+  return mark;
+}
 
 /// Linear axes label zero with the decimals of their other ticks, as matplotlib does ("0.0"
 /// under "0.5"; Chart.js' own formatter writes a bare "0"), and negatives with a minus sign.
 export function zeroWithDecimals(this: Scale, value: number | string, index: number, ticks: Tick[]): string {
   // A true minus sign, as matplotlib's tick labels and the figures' read-outs print it.
-  const label = Ticks.formatters.numeric.call(this, Number(value), index, ticks).replace('-', '−');
+  const label = numericLabel(this, Number(value), index, ticks).replace('-', '−');
   const neighbour = index === 0 ? 1 : index - 1;
   const other = ticks[neighbour];
   if (value !== 0 || !other) return label;
-  // Chart.js formats with Intl in the chart's locale: its decimal mark, not a grouping comma.
-  const point = new Intl.NumberFormat(this.chart.options.locale).formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
-  const [, fraction = ''] = Ticks.formatters.numeric.call(this, other.value, neighbour, ticks).split(point);
+  // Chart.js formats in the chart's locale: its decimal mark, not a grouping comma.
+  const point = decimalMark(this);
+  const [, fraction = ''] = numericLabel(this, other.value, neighbour, ticks).split(point);
   const digits = /^\d*/.exec(fraction)?.[0].length ?? 0;
   return digits > 0 ? `0${point}${'0'.repeat(digits)}` : label;
 }
