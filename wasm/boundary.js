@@ -112,6 +112,22 @@
     return copy;
   }
 
+  /// An `into` argument (destination arrays the binding writes into): an object whose fields are
+  /// Float64Arrays of the built-in kind, passed as they are (a copy would take the results instead
+  /// of the caller's arrays); any other field value is a TypeError naming it.
+  function destinationArgument(value) {
+    if (value === undefined || value === null || typeof value !== 'object' || isArray(value) || isView(value)) return value;
+    const copy = {};
+    for (const key of Object.keys(value)) {
+      const field = value[key];
+      const plainFloat64 =
+        field !== null && typeof field === 'object' && apply(typedArrayTag, field, []) === 'Float64Array' &&
+        getPrototypeOf(field) === Float64Array.prototype && !apply(hasOwn, field, ['length']);
+      if (!plainFloat64) throw new TypeError(`into.${key} must be a Float64Array`);
+      copy[key] = field;
+    }
+    return copy;
+  }
   /// "queries keys d kernel?" -> the names, and how many are required.
   function parseParameters(text) {
     const names = text === '' ? [] : text.split(' ');
@@ -132,7 +148,10 @@
     const count = parameters.names.length;
     if (given > count || given < parameters.required) throw arityError(label, parameters, given);
     const plain = new Array(count);
-    for (let i = 0; i < count; i++) plain[i] = i < given ? plainArgument(args[i], parameters.plain[i], false) : undefined;
+    for (let i = 0; i < count; i++) {
+      const name = parameters.plain[i];
+      plain[i] = i >= given ? undefined : name === 'into' ? destinationArgument(args[i]) : plainArgument(args[i], name, false);
+    }
     const result = apply(binding, self, plain);
     if (result instanceof Failure) {
       const message = javascriptMessage(result.message);

@@ -147,6 +147,8 @@ export interface KernelLensCoreModule {
     bandwidth: number,
     kernel?: KernelName,
     emptyRows?: EmptyRowPolicy,
+    /// Float64Arrays of exactly m·n and m·p numbers to copy the results into (returned).
+    into?: AttentionResult,
   ): AttentionResult;
   /// λ(q) = X̃ (X̃ᵀX̃)⁻¹ q̃, (n).
   olsWeights(keys: Numbers, query: Numbers, d: number): Float64Array;

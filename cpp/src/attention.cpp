@@ -1,11 +1,13 @@
 #include "kernel_lens/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "kernel_lens/cold.hpp"
+#include "kernel_lens/detail/vector_math.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/summation.hpp"
 
@@ -20,11 +22,16 @@ void nearest_limit_inplace(RowVectorOut distances) {
   distances = (distances.array() == nearest).select(1.0 / ties, Eigen::RowVectorXd::Zero(distances.size()));
 }
 
+/// \f$ a_r B^\top \f$: row `r` of A times every row of B:(n,k), into out_row (n).
+void row_times_rows(const MatrixRef& a, Eigen::Index r, const MatrixRef& b, double* out_row) {
+  const auto k = static_cast<std::size_t>(a.cols());
+  for (Eigen::Index c = 0; c < b.rows(); ++c) out_row[c] = detail::dot(a.row(r).data(), b.row(c).data(), k);
+}
+
 /// \f$ A B^\top \f$ for A:(m,k), B:(n,k) -> (m,n), one dot product of contiguous rows per entry.
 RowMatrix row_dot_products(const MatrixRef& a, const MatrixRef& b) {
   RowMatrix out(a.rows(), b.rows());
-  for (Eigen::Index r = 0; r < a.rows(); ++r)
-    for (Eigen::Index c = 0; c < b.rows(); ++c) out(r, c) = a.row(r).dot(b.row(c));
+  for (Eigen::Index r = 0; r < a.rows(); ++r) row_times_rows(a, r, b, out.row(r).data());
   return out;
 }
 
@@ -37,7 +44,8 @@ RowMatrix mix_values(const MatrixRef& weights, const MatrixRef& values) {
 
 Vector mix_value_column(const MatrixRef& weights, const VectorRef& values) {
   Vector out(weights.rows());
-  for (Eigen::Index r = 0; r < weights.rows(); ++r) out(r) = weights.row(r).dot(values.transpose());
+  const auto n = static_cast<std::size_t>(weights.cols());
+  for (Eigen::Index r = 0; r < weights.rows(); ++r) out(r) = detail::dot(weights.row(r).data(), values.data(), n);
   return out;
 }
 
@@ -57,40 +65,126 @@ namespace {
                           "empty_rows to \"nearest\")");
 }
 
-}  // namespace
-
-RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
-                            EmptyRowPolicy empty_rows) {
-  check_bandwidth(bandwidth);
-  check_score_shapes(queries, keys);
-  check_finite(queries, "queries");
-  check_finite(keys, "keys");
-  const RowMatrix keys_transposed = keys.transpose();
-  RowMatrix weights(queries.rows(), keys.rows());
-  Eigen::RowVectorXd distances(keys.rows());
-  for (Eigen::Index r = 0; r < queries.rows(); ++r) {
-    auto row = weights.row(r);
-    squared_distance_row(queries.row(r), keys_transposed, distances);
-    if (kernel_weights_row(distances, bandwidth, kernel, row)) continue;
-    if (empty_rows == EmptyRowPolicy::Error) refuse_empty_row(r, bandwidth, kernel);
-    row = distances;
-    nearest_limit_inplace(row);
+/// The rows of A one query at a time: each row's squared distances, log-kernel, softmax (and,
+/// in `attention`, its share of A V) run while the row is in the L1 cache.
+class WeightRows {
+ public:
+  WeightRows(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel, EmptyRowPolicy empty_rows)
+      : queries_(queries), keys_transposed_(keys.transpose()), distances_(keys.rows()), bandwidth_(bandwidth),
+        kernel_(kernel), empty_rows_(empty_rows) {
+    check_bandwidth(bandwidth);
+    check_score_shapes(queries, keys);
+    check_finite(queries, "queries");
+    check_finite(keys, "keys");
+    if (kernel == Kernel::Gaussian && std::isnormal(2.0 * (bandwidth * bandwidth)))
+      gaussian_divisor_ = 2.0 * (bandwidth * bandwidth);
   }
-  return weights;
+
+  /// Row r of A into `row` (n). With `values` (a value column, n), returns the row's dot product
+  /// with it (taken in the normalising pass on the Gaussian kernel's common path); otherwise 0.
+  double fill(Eigen::Index r, RowVectorOut row, const double* values = nullptr) {
+    squared_distance_row(queries_.row(r), keys_transposed_, distances_);
+    const auto n = static_cast<std::size_t>(row.size());
+    if (gaussian_divisor_ > 0.0) {
+      // kernel_weights_row's first attempt, fused: -D / (2h^2), its maximum, e^(s - max), the
+      // pairwise sum, the division; the same operations in the same order, so the same bits.
+      const double shift = detail::negate_divide_max(distances_.data(), row.data(), n, gaussian_divisor_);
+      if (shift != -std::numeric_limits<double>::infinity()) {
+        detail::exp_inplace(row.data(), n, shift);
+        const double sum = pairwise_sum(row.data(), n);
+        if (values) return detail::divide_dot(row.data(), n, sum, values);
+        detail::divide_inplace(row.data(), n, sum);
+        return 0.0;
+      }
+    }
+    if (!kernel_weights_row(distances_, bandwidth_, kernel_, row)) {
+      if (empty_rows_ == EmptyRowPolicy::Error) refuse_empty_row(r, bandwidth_, kernel_);
+      row = distances_;
+      nearest_limit_inplace(row);
+    }
+    return values ? detail::dot(row.data(), values, n) : 0.0;
+  }
+
+ private:
+  const MatrixRef& queries_;
+  const RowMatrix keys_transposed_;
+  Eigen::RowVectorXd distances_;
+  double bandwidth_;
+  Kernel kernel_;
+  EmptyRowPolicy empty_rows_;
+  /// 2h^2 where the Gaussian kernel's log-kernel is -D / (2h^2) (log_kernel_inplace: 2h^2 normal);
+  /// 0 otherwise (other kernels, and bandwidths whose 2h^2 is subnormal or overflows).
+  double gaussian_divisor_ = 0.0;
+};
+
+/// Query `r`'s weights into row `i` of `weights` and its outputs into row `i` of `outputs`.
+void fill_row(WeightRows& rows, Eigen::Index r, RowMatrix& weights, Eigen::Index i, const RowMatrix& values_transposed,
+              RowMatrix& outputs) {
+  if (values_transposed.rows() == 1) {
+    outputs(i, 0) = rows.fill(r, weights.row(i), values_transposed.data());
+    return;
+  }
+  rows.fill(r, weights.row(i));
+  row_times_rows(weights, i, values_transposed, outputs.row(i).data());
 }
 
-AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
-                          double bandwidth, Kernel kernel, EmptyRowPolicy empty_rows) {
-  check_bandwidth(bandwidth);
-  check_attention_shapes(queries, keys, values);
+void check_attention_work(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values) {
   check_work(static_cast<double>(queries.rows()) * static_cast<double>(keys.rows()) *
                  static_cast<double>(keys.cols() + values.cols() + 1),
              "attention", [&] { return std::string("queries x keys x (d + p + 1) = " + std::to_string(queries.rows()) + " x " +
                               std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + values.cols() + 1)); });
+}
+
+}  // namespace
+
+RowMatrix attention_weights(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
+                            EmptyRowPolicy empty_rows) {
+  WeightRows rows(queries, keys, bandwidth, kernel, empty_rows);
+  RowMatrix weights(queries.rows(), keys.rows());
+  for (Eigen::Index r = 0; r < queries.rows(); ++r) rows.fill(r, weights.row(r));
+  return weights;
+}
+
+void attention_into(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth,
+                    AttentionResult& result, Kernel kernel, EmptyRowPolicy empty_rows) {
+  check_attention_inputs(queries, keys, values, bandwidth);
+  WeightRows rows(queries, keys, bandwidth, kernel, empty_rows);
+  const RowMatrix values_transposed = values.transpose();
+  result.weights.resize(queries.rows(), keys.rows());
+  result.outputs.resize(queries.rows(), values.cols());
+  for (Eigen::Index r = 0; r < queries.rows(); ++r) fill_row(rows, r, result.weights, r, values_transposed, result.outputs);
+}
+
+void check_attention_inputs(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth) {
+  check_bandwidth(bandwidth);
+  check_attention_shapes(queries, keys, values);
+  check_attention_work(queries, keys, values);
+  check_finite(queries, "queries");
+  check_finite(keys, "keys");
   check_finite(values, "values");
+}
+
+void attention_blocks(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth,
+                      Kernel kernel, EmptyRowPolicy empty_rows, Eigen::Index block_rows, const AttentionBlockVisitor& visit) {
+  check_attention_inputs(queries, keys, values, bandwidth);
+  if (block_rows < 1) throw std::invalid_argument("block_rows must be at least 1, got " + std::to_string(block_rows));
+  WeightRows rows(queries, keys, bandwidth, kernel, empty_rows);
+  const RowMatrix values_transposed = values.transpose();
+  const Eigen::Index m = queries.rows();
+  AttentionResult block;
+  block.weights.resize(std::min(block_rows, m), keys.rows());
+  block.outputs.resize(block.weights.rows(), values.cols());
+  for (Eigen::Index first = 0; first < m; first += block_rows) {
+    const Eigen::Index count = std::min(block_rows, m - first);
+    for (Eigen::Index i = 0; i < count; ++i) fill_row(rows, first + i, block.weights, i, values_transposed, block.outputs);
+    visit(first, block.weights.topRows(count), block.outputs.topRows(count));
+  }
+}
+
+AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
+                          double bandwidth, Kernel kernel, EmptyRowPolicy empty_rows) {
   AttentionResult result;
-  result.weights = attention_weights(queries, keys, bandwidth, kernel, empty_rows);
-  result.outputs = mix_values(result.weights, values);
+  attention_into(queries, keys, values, bandwidth, result, kernel, empty_rows);
   return result;
 }
 

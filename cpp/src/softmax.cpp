@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernel_lens/cold.hpp"
+#include "kernel_lens/detail/vector_math.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/summation.hpp"
 
@@ -23,10 +24,12 @@ double row_sum(const Eigen::Ref<const Eigen::RowVectorXd>& row) {
 }
 
 bool softmax_row_inplace(RowVectorOut scores) {
-  const double shift = scores.maxCoeff();
+  double* x = scores.data();
+  const auto n = static_cast<std::size_t>(scores.size());
+  const double shift = detail::max_of(x, n);
   if (shift == -std::numeric_limits<double>::infinity()) return false;
-  for (auto& x : scores.array()) x = std::exp(x - shift);
-  scores.array() /= row_sum(scores);
+  detail::exp_inplace(x, n, shift);
+  detail::divide_inplace(x, n, pairwise_sum(x, n));
   return true;
 }
 

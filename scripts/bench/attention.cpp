@@ -45,9 +45,12 @@ double median_ms(const Case& c) {
   std::vector<double> times;
   double total = 0.0;
   double checksum = 0.0;
+  // One result reused across calls, as a figure redrawing every frame would (and as the wasm
+  // driver's `into` arrays): a fresh 32 MB matrix per call would time the page faults instead.
+  kernel_lens::AttentionResult result;
   while (times.size() < 5 || (total < 250.0 && times.size() < 2000)) {
     const auto start = std::chrono::steady_clock::now();
-    const auto result = kernel_lens::attention(queries, keys, values, 0.5);
+    kernel_lens::attention_into(queries, keys, values, 0.5, result);
     const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
     checksum += result.outputs(0, 0);
     times.push_back(elapsed.count());

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadKernelLens } from '../../tests/wasm/load.mjs';
+import { medianMs } from './median.mjs';
 import { chapterSweep, exactRisk } from './sweep.js-impl.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,32 +28,16 @@ function timingsFrom(command, args) {
   }
 }
 
-/** Median milliseconds per call over repeated calls filling about a second (after one warm-up). */
-function medianMs(run) {
-  run();
-  const times = [];
-  let total = 0;
-  while (times.length < 5 || (total < 1000 && times.length < 2000)) {
-    const start = performance.now();
-    run();
-    const elapsed = performance.now() - start;
-    times.push(elapsed);
-    total += elapsed;
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
 const binDir = path.resolve(root, process.env.KERNEL_LENS_BENCH_BIN ?? 'build/native-bench');
 const native = timingsFrom(path.join(binDir, 'bench_sweep'), []);
 const kl = await loadKernelLens();
 const wasm = new Map([
-  ['sweep', medianMs(() => kl.biasVarianceSweep())],
-  ['exact200', medianMs(() => kl.exactRisk({ bandwidths: CURVE }))],
+  ['sweep', medianMs(() => kl.biasVarianceSweep(), 1000)],
+  ['exact200', medianMs(() => kl.exactRisk({ bandwidths: CURVE }), 1000)],
 ]);
 const plain = new Map([
-  ['sweep', medianMs(() => chapterSweep())],
-  ['exact200', medianMs(() => exactRisk(CURVE))],
+  ['sweep', medianMs(() => chapterSweep(), 1000)],
+  ['exact200', medianMs(() => exactRisk(CURVE), 1000)],
 ]);
 const numpy = timingsFrom('/usr/bin/python3', [path.join(root, 'scripts/bench/sweep.py')]);
 

@@ -37,8 +37,8 @@ function refuses(call, type, message) {
 describe('a call with too many or too few arguments is a short TypeError', () => {
   test('free functions', () => {
     refuses(() => kl.limits(1), TypeError, /^limits takes no arguments, got 1$/);
-    refuses(() => kl.attention(Q, K, V, 1, 1, 0.6, 'gaussian', 'error', 0, 0, 0), TypeError,
-      /^attention takes 6 to 8 arguments \(queries, keys, values, d, p, bandwidth, kernel\?, emptyRows\?\), got 11$/);
+    refuses(() => kl.attention(Q, K, V, 1, 1, 0.6, 'gaussian', 'error', undefined, 0, 0), TypeError,
+      /^attention takes 6 to 9 arguments \(queries, keys, values, d, p, bandwidth, kernel\?, emptyRows\?, into\?\), got 11$/);
     refuses(() => kl.olsWeights(K), TypeError, /^olsWeights takes 3 arguments \(keys, query, d\), got 1$/);
     refuses(() => kl.parseCsv(), TypeError, /^parseCsv takes 1 argument \(text\), got 0$/);
     refuses(() => kl.looCurve(K, V, 1, [1], 'gaussian', 7), TypeError, /^looCurve takes 4 to 5 arguments/);

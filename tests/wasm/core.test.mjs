@@ -163,6 +163,41 @@ describe('random shapes, bandwidths and kernels against NumPy', () => {
   });
 });
 
+describe('the fused attention rows', () => {
+  /** Deterministic values on [-3, 3] (a linear congruential sequence). */
+  const spread = (count, seed) => Float64Array.from({ length: count }, (_, i) => (((seed + i * 7919) * 104729) % 6007) / 1000 - 3);
+
+  test('Gaussian weights are rowSoftmax(logScores) bit for bit, for d = 1 and d = 3, odd and even n', () => {
+    for (const [m, n, d, h] of [[7, 61, 1, 0.18], [5, 64, 3, 0.9], [3, 2, 1, 1e-3]]) {
+      const queries = spread(m * d, 11);
+      const keys = spread(n * d, 29);
+      const { weights } = kl.attention(queries, keys, spread(n, 3), d, 1, h);
+      const reference = kl.rowSoftmax(kl.logScores(queries, keys, d, h), n);
+      assert.deepEqual(Array.from(weights), Array.from(reference), `m=${m} n=${n} d=${d} h=${h}`);
+    }
+  });
+
+  test('into: the results land in the caller\'s arrays, bit for bit those of a call without them', () => {
+    const queries = spread(300, 5);
+    const keys = spread(500, 17);
+    const values = spread(1000, 23);
+    const fresh = kl.attention(queries, keys, values, 1, 2, 0.4);
+    const into = { weights: new Float64Array(300 * 500).fill(Number.NaN), outputs: new Float64Array(600).fill(Number.NaN) };
+    const result = kl.attention(queries, keys, values, 1, 2, 0.4, undefined, undefined, into);
+    assert.equal(result.weights, into.weights);
+    assert.equal(result.outputs, into.outputs);
+    assert.deepEqual(Array.from(into.weights), Array.from(fresh.weights));
+    assert.deepEqual(Array.from(into.outputs), Array.from(fresh.outputs));
+  });
+
+  test('a refused call leaves the into arrays as they were', () => {
+    const into = { weights: new Float64Array(3).fill(7), outputs: new Float64Array(1).fill(7) };
+    assert.throws(() => kl.attention([0.5], [1, 2, 3], [1, 2, 3], 1, 1, -1, undefined, undefined, into), RangeError);
+    assert.deepEqual(Array.from(into.weights), [7, 7, 7]);
+    assert.deepEqual(Array.from(into.outputs), [7]);
+  });
+});
+
 describe('softmax helpers', () => {
   test('rowSoftmax tolerates -Infinity; naiveNormalize returns NaN on underflow', () => {
     const weights = kl.rowSoftmax([0, -Infinity, Math.log(3), 1000, 1000, -Infinity], 3);
@@ -197,9 +232,17 @@ describe('every invalid call throws a JavaScript error naming the argument', () 
   const k = [1, 3, 5];
   const v = [1.5, 2.8, 1.8];
   const cases = [
-    ['no arguments', () => kl.attention(), TypeError, /^attention takes 6 to 8 arguments \(queries, keys, values, d, p, bandwidth, kernel\?, emptyRows\?\), got 0$/],
-    ['too many arguments', () => kl.attention(q, k, v, 1, 1, 0.6, 'gaussian', 'error', 0), TypeError,
-      /^attention takes 6 to 8 arguments \(.*\), got 9$/],
+    ['no arguments', () => kl.attention(), TypeError, /^attention takes 6 to 9 arguments \(queries, keys, values, d, p, bandwidth, kernel\?, emptyRows\?, into\?\), got 0$/],
+    ['too many arguments', () => kl.attention(q, k, v, 1, 1, 0.6, 'gaussian', 'error', undefined, 0), TypeError,
+      /^attention takes 6 to 9 arguments \(.*\), got 10$/],
+    ['into not an object', () => kl.attention(q, k, v, 1, 1, 0.6, 'gaussian', 'error', 0), TypeError,
+      /^into must be an object \{ weights, outputs \} of Float64Arrays$/],
+    ['into.weights of the wrong length', () => kl.attention(q, k, v, 1, 1, 0.6, undefined, undefined,
+      { weights: new Float64Array(2), outputs: new Float64Array(1) }), TypeError, /^into\.weights must hold 3 numbers, got 2$/],
+    ['into.outputs not a Float64Array', () => kl.attention(q, k, v, 1, 1, 0.6, undefined, undefined,
+      { weights: new Float64Array(3), outputs: [0] }), TypeError, /^into\.outputs must be a Float64Array$/],
+    ['into.weights a Float32Array', () => kl.attention(q, k, v, 1, 1, 0.6, undefined, undefined,
+      { weights: new Float32Array(3), outputs: new Float64Array(1) }), TypeError, /^into\.weights must be a Float64Array$/],
     ['queries not an array', () => kl.attention('abc', k, v, 1, 1, 0.6), TypeError, /queries must be an array/],
     ['keys null', () => kl.attention(q, null, v, 1, 1, 0.6), TypeError, /keys must be an array/],
     ['values a DataView', () => kl.attention(q, k, new DataView(new ArrayBuffer(8)), 1, 1, 0.6), TypeError,
@@ -209,7 +252,7 @@ describe('every invalid call throws a JavaScript error naming the argument', () 
     ['d fractional', () => kl.attention(q, k, v, 1.5, 1, 0.6), RangeError, /d must be an integer/],
     ['d above the cap', () => kl.attention(q, k, v, 65, 1, 0.6), RangeError, /d is 65; the limit is 64/],
     ['p negative', () => kl.attention(q, k, v, 1, -1, 0.6), RangeError, /p must be an integer/],
-    ['bandwidth missing', () => kl.attention(q, k, v, 1, 1), TypeError, /^attention takes 6 to 8 arguments .*, got 5$/],
+    ['bandwidth missing', () => kl.attention(q, k, v, 1, 1), TypeError, /^attention takes 6 to 9 arguments .*, got 5$/],
     ['bandwidth undefined', () => kl.attention(q, k, v, 1, 1, undefined), TypeError, /bandwidth must be a number/],
     ['bandwidth zero', () => kl.attention(q, k, v, 1, 1, 0), RangeError, /bandwidth must be positive and finite, got 0/],
     ['bandwidth negative', () => kl.attention(q, k, v, 1, 1, -0.6), RangeError, /got -0.6/],

@@ -1,4 +1,6 @@
 // JavaScript surface of sections 12.1-12.5: attention, scores, softmax, limits, OLS weights.
+#include <algorithm>
+
 #include "common.hpp"
 #include "kernel_lens/attention.hpp"
 #include "kernel_lens/ols.hpp"
@@ -8,17 +10,58 @@ namespace {
 
 Kernel to_kernel(const val& kernel) { return parse_kernel(to_optional_string(kernel, "kernel", "gaussian")); }
 
+/// `into.<name>` when it is a Float64Array of exactly `count` numbers (TypeError otherwise).
+val destination(const val& into, const char* name, std::size_t count) {
+  const val array = into[name];
+  const std::string label = std::string("into.") + name;
+  if (!array.instanceof(val::global("Float64Array")))
+    throw ArgumentTypeError(label + " must be a Float64Array");
+  const auto length = array["length"].as<double>();
+  if (length != static_cast<double>(count))
+    throw ArgumentTypeError(label + " must hold " + std::to_string(count) + " numbers, got " + format_number(length));
+  return array;
+}
+
+/// With `into` = { weights, outputs } (Float64Arrays of m·n and m·p numbers), the results are
+/// copied into those arrays, which are returned: a caller that draws every frame reuses its
+/// arrays instead of having new ones allocated (a fresh 32 MB array costs more than the math).
 val attention_js(const val& queries, const val& keys, const val& values, const val& d, const val& p,
-                 const val& bandwidth, const val& kernel, const val& empty_rows) {
+                 const val& bandwidth, const val& kernel, const val& empty_rows, const val& into) {
   const std::size_t features = to_dimension(d, "d");
   const std::size_t width = to_dimension(p, "p");
-  const auto result =
-      attention(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
-                to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"), to_kernel(kernel),
-                parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
+  const RowMatrix query_rows = to_matrix(queries, features, "queries");
+  const RowMatrix key_rows = to_matrix(keys, features, "keys");
+  const RowMatrix value_rows = to_matrix(values, width, "values");
+  const double h = to_number(bandwidth, "bandwidth");
+  check_attention_inputs(query_rows, key_rows, value_rows, h);  // before any array is allocated
   val out = val::object();
-  set_array(out, "weights", result.weights);
-  set_array(out, "outputs", result.outputs);
+  if (!into.isUndefined()) {
+    if (into.isNull() || into.typeOf().as<std::string>() != "object" || into.isArray() ||
+        val::global("ArrayBuffer").call<bool>("isView", into))
+      throw ArgumentTypeError("into must be an object { weights, outputs } of Float64Arrays");
+    const auto m = static_cast<std::size_t>(query_rows.rows());
+    out.set("weights", destination(into, "weights", m * static_cast<std::size_t>(key_rows.rows())));
+    out.set("outputs", destination(into, "outputs", m * width));
+  }
+  const auto m = static_cast<std::size_t>(query_rows.rows());
+  const auto n = static_cast<std::size_t>(key_rows.rows());
+  if (into.isUndefined()) {
+    out.set("weights", val::global("Float64Array").new_(static_cast<double>(m * n)));
+    out.set("outputs", val::global("Float64Array").new_(static_cast<double>(m * width)));
+  }
+  // Blocks of about 256 kB of weights, copied out while they are still in the cache.
+  const auto block_rows = static_cast<Eigen::Index>(std::max<std::size_t>(1, 32768 / std::max<std::size_t>(n, 1)));
+  const val weights = out["weights"];
+  const val outputs = out["outputs"];
+  attention_blocks(query_rows, key_rows, value_rows, h, to_kernel(kernel),
+                   parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")), block_rows,
+                   [&](Eigen::Index first, const MatrixRef& block_weights, const MatrixRef& block_outputs) {
+                     const auto row = static_cast<double>(first);
+                     weights.call<void>("set", val(emscripten::typed_memory_view(block_weights.size(), block_weights.data())),
+                                        val(row * static_cast<double>(n)));
+                     outputs.call<void>("set", val(emscripten::typed_memory_view(block_outputs.size(), block_outputs.data())),
+                                        val(row * static_cast<double>(width)));
+                   });
   return out;
 }
 
@@ -123,7 +166,7 @@ val limits_js() {
 EMSCRIPTEN_BINDINGS(kernel_lens_core) {
   using namespace kernel_lens;
   using namespace kernel_lens::wasm;
-  bind_function<attention_js>("attention", "queries keys values d p bandwidth kernel? emptyRows?");
+  bind_function<attention_js>("attention", "queries keys values d p bandwidth kernel? emptyRows? into?");
   bind_function<ols_weights_js>("olsWeights", "keys query d");
   bind_function<ols_predict_js>("olsPredict", "keys targets queries d");
   bind_function<log_scores_js>("logScores", "queries keys d bandwidth kernel?");

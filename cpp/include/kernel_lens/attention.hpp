@@ -1,5 +1,6 @@
 #pragma once
 /// Fixed (unlearned) kernel attention: A = rowsoftmax(S), outputs = A V (equations 12.6, 12.7).
+#include <functional>
 #include <optional>
 
 #include "kernel_lens/kernels.hpp"
@@ -18,6 +19,29 @@ struct AttentionResult {
 AttentionResult attention(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
                           double bandwidth, Kernel kernel = Kernel::Gaussian,
                           EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
+
+/// The same into `result`: its matrices keep their storage when they already have the shapes
+/// (m, n) and (m, p), so a caller that recomputes a large map for every frame allocates nothing.
+/// Each query's row is finished (distances, log-kernel, softmax, its share of A V) while it is in
+/// the L1 cache; the exponentials are detail::exp_inplace's, bit for bit std::exp's in wasm.
+void attention_into(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth,
+                    AttentionResult& result, Kernel kernel = Kernel::Gaussian,
+                    EmptyRowPolicy empty_rows = EmptyRowPolicy::Error);
+
+/// The checks `attention` makes before it allocates anything: bandwidth, shapes, the work budget
+/// (limits.hpp) and finite inputs.
+void check_attention_inputs(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth);
+
+/// Receives consecutive query rows [first_row, first_row + rows): their weights (rows, n) and
+/// outputs (rows, p), valid only during the call.
+using AttentionBlockVisitor = std::function<void(Eigen::Index first_row, const MatrixRef& weights, const MatrixRef& outputs)>;
+
+/// The same computation handed out `block_rows` query rows at a time, in order, so a caller that
+/// copies the results elsewhere (the wasm binding, into JavaScript arrays) never holds the whole
+/// (m, n) matrix: the block stays in the cache between its computation and its copy.
+void attention_blocks(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth,
+                      Kernel kernel, EmptyRowPolicy empty_rows, Eigen::Index block_rows,
+                      const AttentionBlockVisitor& visit);
 
 /// Weights only, (m, n). With a compact kernel, a query with no key inside the support throws
 /// std::domain_error naming the query row (EmptyRowPolicy::Error) or takes the nearest-key limit.

@@ -1,0 +1,157 @@
+#include "kernel_lens/detail/vector_math.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace kernel_lens::detail {
+
+namespace {
+
+// GCC and Clang vector extensions: two doubles per 128-bit register (wasm SIMD, SSE2).
+using f64x2 = double __attribute__((vector_size(16)));
+using u64x2 = std::uint64_t __attribute__((vector_size(16)));
+
+constexpr double inv_ln2_n = 0x1.71547652b82fep0 * 128;  // 128 / ln 2
+constexpr double shifter = 0x1.8p52;                       // adding it rounds to an integer
+constexpr double neg_ln2_hi_n = -0x1.62e42fefa0000p-8;     // -(ln 2 / 128), high part: k times it is exact
+constexpr double neg_ln2_lo_n = -0x1.cf79abc9e3b3ap-47;    // the rest of -(ln 2 / 128)
+// e^r - 1 - r ~= c2 r^2 + c3 r^3 + c4 r^4 + c5 r^5 on |r| <= ln 2 / 256.
+constexpr double c2 = 0x1.ffffffffffdbdp-2;
+constexpr double c3 = 0x1.555555555543cp-3;
+constexpr double c4 = 0x1.55555cf172b91p-5;
+constexpr double c5 = 0x1.1111167a4d017p-7;
+// Exponent field of 512: from there on (and for inf, NaN) the library's special cases apply.
+constexpr std::uint64_t large_exponent = 0x408ull << 52;
+constexpr std::uint64_t exponent_mask = 0x7ffull << 52;
+
+f64x2 load(const double* x) {
+  f64x2 v;
+  std::memcpy(&v, x, sizeof v);
+  return v;
+}
+
+void store(double* x, f64x2 v) { std::memcpy(x, &v, sizeof v); }
+
+double table_double(std::size_t i) {
+  double x;
+  std::memcpy(&x, &exp_table[i], sizeof x);
+  return x;
+}
+
+/// e^x for both lanes, |x| < 512. One operation per statement, so no compiler fuses a multiply and
+/// an add that the library keeps apart (the build also turns contraction off for this file).
+f64x2 exp_lanes(f64x2 x) {
+  f64x2 kd = inv_ln2_n * x;
+  kd = kd + shifter;
+  u64x2 ki;
+  std::memcpy(&ki, &kd, sizeof ki);
+  kd = kd - shifter;
+  f64x2 r = x + kd * neg_ln2_hi_n;
+  r = r + kd * neg_ln2_lo_n;
+  const u64x2 index = (ki & (exp_table_size - 1)) * 2;
+  const f64x2 tail = {table_double(index[0]), table_double(index[1])};
+  u64x2 scale_bits = {exp_table[index[0] + 1], exp_table[index[1] + 1]};
+  scale_bits = scale_bits + (ki << 45);
+  f64x2 scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  const f64x2 r2 = r * r;
+  f64x2 tmp = tail + r;
+  tmp = tmp + r2 * (c2 + r * c3);
+  tmp = tmp + r2 * r2 * (c4 + r * c5);
+  return scale + scale * tmp;
+}
+
+}  // namespace
+
+void exp_inplace(double* x, std::size_t n, double shift) {
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const f64x2 v = load(x + i) - shift;
+    u64x2 bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    const u64x2 exponent = bits & exponent_mask;
+    if (exponent[0] >= large_exponent || exponent[1] >= large_exponent) {
+      x[i] = std::exp(v[0]);
+      x[i + 1] = std::exp(v[1]);
+      continue;
+    }
+    store(x + i, exp_lanes(v));
+  }
+  for (; i < n; ++i) x[i] = std::exp(x[i] - shift);
+}
+
+double max_of(const double* x, std::size_t n) {
+  constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+  f64x2 m0 = {minus_infinity, minus_infinity};
+  f64x2 m1 = m0;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const f64x2 a = load(x + i);
+    const f64x2 b = load(x + i + 2);
+    m0 = a > m0 ? a : m0;
+    m1 = b > m1 ? b : m1;
+  }
+  m0 = m1 > m0 ? m1 : m0;
+  double m = m0[0] > m0[1] ? m0[0] : m0[1];
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+void divide_inplace(double* x, std::size_t n, double divisor) {
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) store(x + i, load(x + i) / divisor);
+  for (; i < n; ++i) x[i] /= divisor;
+}
+
+double negate_divide_max(const double* in, double* out, std::size_t n, double divisor) {
+  constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+  f64x2 m = {minus_infinity, minus_infinity};
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const f64x2 v = -load(in + i) / divisor;
+    store(out + i, v);
+    m = v > m ? v : m;
+  }
+  double largest = m[0] > m[1] ? m[0] : m[1];
+  for (; i < n; ++i) {
+    out[i] = -in[i] / divisor;
+    largest = out[i] > largest ? out[i] : largest;
+  }
+  return largest;
+}
+
+double divide_dot(double* x, std::size_t n, double divisor, const double* b) {
+  f64x2 s0 = {0.0, 0.0};
+  f64x2 s1 = s0;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const f64x2 a0 = load(x + i) / divisor;
+    const f64x2 a1 = load(x + i + 2) / divisor;
+    store(x + i, a0);
+    store(x + i + 2, a1);
+    s0 = s0 + a0 * load(b + i);
+    s1 = s1 + a1 * load(b + i + 2);
+  }
+  double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+  for (; i < n; ++i) {
+    x[i] /= divisor;
+    sum += x[i] * b[i];
+  }
+  return sum;
+}
+
+double dot(const double* a, const double* b, std::size_t n) {
+  f64x2 s0 = {0.0, 0.0};
+  f64x2 s1 = s0;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 = s0 + load(a + i) * load(b + i);
+    s1 = s1 + load(a + i + 2) * load(b + i + 2);
+  }
+  double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+  for (; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+}  // namespace kernel_lens::detail

@@ -1,0 +1,73 @@
+// The vectorised row loops of attention: the exponential against std::exp, the reductions
+// against their plain definitions.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "../exp/exp_check.hpp"
+#include "kernel_lens/detail/vector_math.hpp"
+#include "kernel_lens/summation.hpp"
+
+using namespace kernel_lens;
+
+TEST_CASE("exp_inplace is std::exp to within 1 ulp over the scores' range and the special values", "[vector_math]") {
+  // Natively the C library may be glibc's FMA variant of the same algorithm (1 ulp apart in about
+  // 3 results in 10,000); the wasm build's std::exp is matched bit for bit (tests/wasm/exp.test.mjs).
+  for (const double shift : {0.0, 0.75, -3.5}) {
+    const auto result = testing::compare_exp_with_std(1 << 20, shift);
+    INFO("shift " << shift << ": " << result.differing << " of " << result.count << " differ");
+    CHECK(result.max_ulps <= 1);
+    CHECK(result.differing <= result.count / 1000);
+  }
+}
+
+TEST_CASE("exp_inplace handles every length, including an odd tail", "[vector_math]") {
+  for (std::size_t n = 0; n < 9; ++n) {
+    std::vector<double> x(n), expected(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = -0.37 * static_cast<double>(i);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = std::exp(x[i] - 0.5);
+    detail::exp_inplace(x.data(), n, 0.5);
+    for (std::size_t i = 0; i < n; ++i) CHECK(testing::ulp_distance(x[i], expected[i]) <= 1);
+  }
+}
+
+TEST_CASE("max_of, negate_divide_max, divide_inplace, divide_dot and dot agree with their definitions",
+          "[vector_math]") {
+  const double minus_infinity = -std::numeric_limits<double>::infinity();
+  for (std::size_t n = 1; n < 12; ++n) {
+    std::vector<double> x(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = std::sin(1.7 * static_cast<double>(i) + 0.3) * 4.0;
+      b[i] = std::cos(0.9 * static_cast<double>(i));
+    }
+    double largest = minus_infinity;
+    for (const double v : x) largest = std::max(largest, v);
+    CHECK(detail::max_of(x.data(), n) == largest);
+
+    std::vector<double> negated(n);
+    const double top = detail::negate_divide_max(x.data(), negated.data(), n, 0.18);
+    double expected_top = minus_infinity;
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(negated[i] == -x[i] / 0.18);
+      expected_top = std::max(expected_top, -x[i] / 0.18);
+    }
+    CHECK(top == expected_top);
+
+    std::vector<double> divided = x;
+    detail::divide_inplace(divided.data(), n, 3.0);
+    for (std::size_t i = 0; i < n; ++i) CHECK(divided[i] == x[i] / 3.0);
+
+    std::vector<double> fused = x;
+    const double fused_dot = detail::divide_dot(fused.data(), n, 3.0, b.data());
+    CHECK(fused == divided);
+    CHECK(fused_dot == detail::dot(divided.data(), b.data(), n));
+    double plain = 0.0;
+    for (std::size_t i = 0; i < n; ++i) plain += divided[i] * b[i];
+    CHECK(fused_dot == Approx(plain).epsilon(1e-14));
+  }
+  const std::vector<double> all_minus_infinity(5, minus_infinity);
+  CHECK(detail::max_of(all_minus_infinity.data(), 5) == minus_infinity);
+  CHECK(detail::dot(nullptr, nullptr, 0) == 0.0);
+}
