@@ -44,7 +44,9 @@ function flush(inFrame: boolean): void {
   frameRequest = 0;
   if (scheduled.size === 0) return;
   // A draw inside an animation frame is rendered by that frame; one outside waits for the next.
-  if (!inFrame && !drewThisFrame) {
+  // Either way, charts left over wait for the next frame: a flush queued from this one as a
+  // microtask would still run in this frame's task, on top of its budget and rendering.
+  if (!drewThisFrame) {
     drewThisFrame = true;
     requestAnimationFrame(() => {
       drewThisFrame = false;
@@ -96,8 +98,14 @@ function redrawChart(chart: Chart): void {
   const { styles, arraysOnly } = datasetStyles(chart);
   const sameStyle = sameFields(styles, updatedStyles.get(chart));
   const mode = sameStyle ? SAME_STYLE : NEW_STYLE;
+  if (!chart.attached) {
+    // Waiting for its attach (create.ts), which lays it out and draws it with these edits: an
+    // update now would lay out a canvas that is not in the page yet, for nothing.
+    updatedStyles.delete(chart);
+    return;
+  }
   updatedStyles.set(chart, styles);
-  if (key === null || !chart.attached) {
+  if (key === null) {
     chart.update(mode);
     return;
   }
