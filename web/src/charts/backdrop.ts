@@ -143,6 +143,16 @@ export function forgetBackdrop(chart: Chart): void {
   laidOut.delete(chart);
 }
 
+/// Fills the whole canvas with the theme's background: an opaque canvas starts black.
+export function paintBackground(chart: Chart): void {
+  const { ctx, canvas } = chart;
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = palette(chart).background;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.restore();
+}
+
 /// The plugin: keeps layouts, paints the opaque canvas' background, draws fast frames.
 export const fastPath: Plugin = {
   id: 'klFastPath',
@@ -170,14 +180,12 @@ export const fastPath: Plugin = {
     const picture = backdrop.picture;
     const usable = backdrop.use && !backdrop.stale && picture !== null && picture.width === canvas.width && picture.height === canvas.height;
     backdrop.use = false;
-    ctx.save();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (!usable) {
-      ctx.fillStyle = palette(generic).background;
-      ctx.fillRect(0, 0, canvas.width, canvas.height);
-      ctx.restore();
+      paintBackground(generic);
       return;
     }
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.drawImage(picture, 0, 0);
     ctx.restore();
     drawLegend(generic);

@@ -1,6 +1,6 @@
 /// Chart.js with only the parts the figures use, and one way to make a chart: the shared
 /// defaults (no animation, no parsing, fixed scales), the theme root's colours and font on every
-/// axis, the project's plugins, and a first layout and draw in a task of its own.
+/// axis, the project's plugins, and a first layout and a first draw in tasks of their own.
 import {
   BarController,
   BarElement,
@@ -17,7 +17,7 @@ import {
   type ChartType,
   type Plugin,
 } from 'chart.js';
-import { fastPath } from './backdrop';
+import { fastPath, paintBackground } from './backdrop';
 import { forgetChart } from './frame';
 import { legend } from './legend';
 import { starMarkers } from './stars';
@@ -127,9 +127,19 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
 const themed = new WeakMap<Chart, () => void>();
 
 /// What a chart leaves behind when it is destroyed: its theme subscription, its place in the
-/// attach queue, and (through `forgetChart`) its pending frames and backdrop.
+/// attach queue, and (through `forgetChart`) its pending frames and backdrop. It also holds the
+/// draw of a chart's attach (see `attachOne`).
 const lifetime: Plugin = {
   id: 'klLifetime',
+  afterUpdate(chart) {
+    if (attaching.has(chart as unknown as Chart)) attaching.set(chart as unknown as Chart, true);
+  },
+  beforeRender(chart) {
+    if (attaching.has(chart as unknown as Chart)) return false;
+  },
+  afterDraw(chart) {
+    undrawn.delete(chart as unknown as Chart);
+  },
   afterDestroy(chart) {
     const generic = chart as unknown as Chart;
     themed.get(generic)?.();
@@ -166,9 +176,21 @@ function scheduleAttach(nextFrame: boolean): void {
   else setTimeout(run, 0);
 }
 
-/// Attaches one connected chart (it sizes itself, draws, and from then on follows its box);
-/// binding again also covers canvases inside a shadow root (<kernel-lens-figure>), which
-/// Chart.js' document-wide MutationObserver never sees.
+/// The chart being attached, and whether Chart.js updated it while it was.
+const attaching = new Map<Chart, boolean>();
+/// Attached charts not drawn since.
+const undrawn = new WeakSet<Chart>();
+
+/// Draws a chart laid out by its attach, unless a frame (charts/frame.ts) has drawn it since.
+function drawAttached(chart: Chart): void {
+  if (chart.canvas && chart.attached && undrawn.has(chart)) chart.render();
+  undrawn.delete(chart);
+}
+
+/// Attaches one connected chart: it sizes itself, is laid out, and from then on follows its box;
+/// it is drawn in the next task (the first layout and the first draw of a chart each take a
+/// good part of a frame). Binding again also covers canvases inside a shadow root
+/// (<kernel-lens-figure>), which Chart.js' document-wide MutationObserver never sees.
 function attachOne(): void {
   let attachedOne = false;
   for (const [chart, framesLeft] of waiting) {
@@ -176,7 +198,18 @@ function attachOne(): void {
       waiting.delete(chart);
     } else if (!attachedOne && chart.canvas.isConnected) {
       waiting.delete(chart);
-      chart.bindEvents();
+      attaching.set(chart, false);
+      try {
+        chart.bindEvents();
+        // A canvas already at its size is not laid out by Chart.js' attach.
+        if (attaching.get(chart) === false) chart.update();
+      } finally {
+        attaching.delete(chart);
+      }
+      // Sizing cleared the canvas (to black: it is opaque); until the draw, it shows the background.
+      paintBackground(chart);
+      undrawn.add(chart);
+      setTimeout(() => drawAttached(chart), 0);
       attachedOne = true;
     } else if (!attachedOne) {
       waiting.set(chart, framesLeft - 1);
