@@ -15,6 +15,10 @@ interface Backdrop {
   picture: HTMLCanvasElement | null;
   /// Set after every layout: the next fast frame paints the picture again.
   stale: boolean;
+  /// Set after every layout: the next frame is drawn as Chart.js draws it, without a picture. A
+  /// layout drawn once (a figure's load, a resize) never needs one; a drag's second frame on
+  /// the same layout paints it.
+  plain: boolean;
   /// The next draw may stand on the picture (set by `drawFrame`, for one draw).
   use: boolean;
   /// The leading array curves painted into the picture (a drag changes one curve: those below
@@ -27,7 +31,7 @@ const backdrops = new WeakMap<Chart, Backdrop>();
 const backdropOf = (chart: Chart): Backdrop => {
   let backdrop = backdrops.get(chart);
   if (!backdrop) {
-    backdrop = { picture: null, stale: true, use: false, curves: [] };
+    backdrop = { picture: null, stale: true, plain: true, use: false, curves: [] };
     backdrops.set(chart, backdrop);
   }
   return backdrop;
@@ -73,9 +77,15 @@ export function updateHeld(chart: Chart, mode: Parameters<Chart['update']>[0], k
 }
 
 /// Draws a frame of `chart` over its backdrop's picture, painting the picture first when the
-/// layout or a curve in it changed.
+/// layout or a curve in it changed; the first frame after a layout is drawn without one.
 export function drawOverBackdrop(chart: Chart): void {
   const backdrop = backdropOf(chart);
+  if (backdrop.plain) {
+    backdrop.plain = false;
+    backdrop.use = false;
+    chart.draw();
+    return;
+  }
   const looks = curveLooks(chart);
   const canvas = chart.canvas;
   const fits = backdrop.picture !== null && backdrop.picture.width === canvas.width && backdrop.picture.height === canvas.height;
@@ -167,7 +177,9 @@ export const fastPath: Plugin = {
   },
   afterLayout(chart) {
     const generic = chart as unknown as Chart;
-    backdropOf(generic).stale = true;
+    const backdrop = backdropOf(generic);
+    backdrop.stale = true;
+    backdrop.plain = true;
     count(generic, 'layouts');
   },
   beforeRender(chart) {
