@@ -46,6 +46,8 @@ async function drain(): Promise<void> {
   draining = true;
   try {
     const module = await loadFigureModule();
+    // The figure code (and Chart.js) was evaluated in this task: the first mount waits for the next.
+    if (!printing) await nextTask();
     for (const figure of queue) module.preloadWidget(figure.getAttribute('widget'));
     for (let figure = queue.shift(); figure; figure = queue.shift()) {
       await figure.mount(module);
