@@ -41,6 +41,10 @@ void Field::read(const val& value) const {
       *static_cast<std::array<double, 2>*>(target_) = {pair[0], pair[1]};
       break;
     }
+    case Kind::Text:
+      if (!value.isString()) throw ArgumentTypeError(std::string(name) + " must be a string");
+      *static_cast<std::string*>(target_) = value.as<std::string>();
+      break;
   }
 }
 

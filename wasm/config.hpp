@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "common.hpp"
@@ -18,7 +19,7 @@ std::uint64_t to_seed(const val& v, const char* name);
 std::vector<double> to_numbers(const val& v, const char* name);
 
 /// One field of a config object: its JavaScript name and the member it sets, read as the
-/// member's type says (a seed, a size, a number, a list of numbers or a pair of numbers).
+/// member's type says (a seed, a size, a number, a list of numbers, a pair of numbers or a string).
 class Field {
  public:
   Field(const char* name, std::uint64_t* seed) : name(name), kind_(Kind::Seed), target_(seed) {}
@@ -26,13 +27,14 @@ class Field {
   Field(const char* name, double* number) : name(name), kind_(Kind::Number), target_(number) {}
   Field(const char* name, std::vector<double>* numbers) : name(name), kind_(Kind::Numbers), target_(numbers) {}
   Field(const char* name, std::array<double, 2>* pair) : name(name), kind_(Kind::Pair), target_(pair) {}
+  Field(const char* name, std::string* text) : name(name), kind_(Kind::Text), target_(text) {}
 
   void read(const val& value) const;
 
   const char* name;
 
  private:
-  enum class Kind { Seed, Size, Number, Numbers, Pair };
+  enum class Kind { Seed, Size, Number, Numbers, Pair, Text };
   Kind kind_;
   void* target_;
 };

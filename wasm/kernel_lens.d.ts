@@ -17,6 +17,40 @@ export interface AttentionResult {
   outputs: Float64Array;
 }
 
+/// What the attention-map figure draws of A (attentionMap's `view`).
+export interface AttentionMapView {
+  /// Colour scale of the image ("linear" by default).
+  scale?: 'linear' | 'log';
+  /// The highlighted query row, returned in full precision (0 by default).
+  row?: number;
+  /// Image size in pixels, at most n × m; 0 or absent: one pixel per key (query).
+  width?: number;
+  height?: number;
+  /// 257 RGBA colours (1,028 bytes): 256 from the lowest to the highest value, then the colour of
+  /// exact zeros on a log scale.
+  palette: Numbers;
+}
+
+export interface AttentionMap {
+  /// height × width RGBA pixels, top row first (the last queries: the first query is at the
+  /// bottom); each pixel has the colour of the mean weight of the cells it covers.
+  image: Uint8Array<ArrayBuffer>;
+  width: number;
+  height: number;
+  /// A V, (m, p).
+  outputs: Float64Array;
+  /// Row `view.row` of A, (n).
+  rowWeights: Float64Array;
+  /// max over rows of |Σᵢ Aᵣᵢ − 1| (pairwise sums, as NumPy's).
+  maxRowSumError: number;
+  /// The colours' range over the cells: linear, min and max of A; log, its smallest positive
+  /// weight and its max.
+  low: number;
+  high: number;
+  /// Some weight is exactly 0 (it underflowed).
+  zeros: boolean;
+}
+
 export interface OlsResult {
   /// λ(q) per query, (m, n); rows sum to one but entries may be negative.
   weights: Float64Array;
@@ -150,6 +184,19 @@ export interface KernelLensCoreModule {
     /// Float64Arrays of exactly m·n and m·p numbers to copy the results into (returned).
     into?: AttentionResult,
   ): AttentionResult;
+  /// The attention-map figure's frame: the image of A at the size it is shown, A V, one row of A,
+  /// the row-sum error and the colour range; A itself never leaves the core.
+  attentionMap(
+    queries: Numbers,
+    keys: Numbers,
+    values: Numbers,
+    d: number,
+    p: number,
+    bandwidth: number,
+    view: AttentionMapView,
+    kernel?: KernelName,
+    emptyRows?: EmptyRowPolicy,
+  ): AttentionMap;
   /// λ(q) = X̃ (X̃ᵀX̃)⁻¹ q̃, (n).
   olsWeights(keys: Numbers, query: Numbers, d: number): Float64Array;
   olsPredict(keys: Numbers, targets: Numbers, queries: Numbers, d: number): OlsResult;

@@ -141,6 +141,44 @@ double divide_dot(double* x, std::size_t n, double divisor, const double* b) {
   return sum;
 }
 
+void extend_range(const double* x, std::size_t n, ValueRange& range) {
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  f64x2 low = {range.lowest, range.lowest};
+  f64x2 high = {range.highest, range.highest};
+  f64x2 positive = {range.smallest_positive, range.smallest_positive};
+  const f64x2 zero = {0.0, 0.0};
+  const f64x2 none = {infinity, infinity};
+  u64x2 zeros = {0, 0};
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const f64x2 v = load(x + i);
+    low = v < low ? v : low;
+    high = v > high ? v : high;
+    const f64x2 candidate = v > zero ? v : none;
+    positive = candidate < positive ? candidate : positive;
+    zeros |= (u64x2)(v == zero);
+  }
+  for (int lane = 0; lane < 2; ++lane) {
+    range.lowest = low[lane] < range.lowest ? low[lane] : range.lowest;
+    range.highest = high[lane] > range.highest ? high[lane] : range.highest;
+    range.smallest_positive = positive[lane] < range.smallest_positive ? positive[lane] : range.smallest_positive;
+    range.zero = range.zero || zeros[lane] != 0;
+  }
+  for (; i < n; ++i) {
+    const double v = x[i];
+    range.lowest = v < range.lowest ? v : range.lowest;
+    range.highest = v > range.highest ? v : range.highest;
+    if (v > 0.0 && v < range.smallest_positive) range.smallest_positive = v;
+    if (v == 0.0) range.zero = true;
+  }
+}
+
+void add_inplace(double* sums, const double* x, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) store(sums + i, load(sums + i) + load(x + i));
+  for (; i < n; ++i) sums[i] += x[i];
+}
+
 double dot(const double* a, const double* b, std::size_t n) {
   f64x2 s0 = {0.0, 0.0};
   f64x2 s1 = s0;

@@ -198,6 +198,48 @@ describe('the fused attention rows', () => {
   });
 });
 
+describe('attentionMap: the map figure\'s frame', () => {
+  const palette = Uint8Array.from({ length: 257 * 4 }, (_, i) => (i % 4 === 3 ? 255 : (i >> 2) & 255));
+  const { queries, keys, values } = { queries: chapter.map.queries, keys: chapter.chapter_keys, values: chapter.observed_values };
+
+  test('the chapter\'s map: 2.22e-16, outputs and the highlighted row as attention computes them', () => {
+    const h = chapter.map.bandwidth;
+    const map = kl.attentionMap(queries, keys, values, 1, 1, h, { palette, row: 15 });
+    const full = kl.attention(queries, keys, values, 1, 1, h);
+    assert.equal(map.maxRowSumError.toExponential(2), '2.22e-16');
+    assert.equal(map.maxRowSumError, kl.maxRowSumError(full.weights, 60));
+    assert.deepEqual(Array.from(map.outputs), Array.from(full.outputs));
+    assert.deepEqual(Array.from(map.rowWeights), Array.from(full.weights.subarray(15 * 60, 16 * 60)));
+    assert.equal(map.width, 60);
+    assert.equal(map.height, 31);
+    assert.ok(map.image instanceof Uint8Array);
+    assert.equal(map.image.length, 60 * 31 * 4);
+    assert.equal(map.low, Math.min(...full.weights));
+    assert.equal(map.high, Math.max(...full.weights));
+    assert.equal(map.zeros, false);
+  });
+
+  test('an image at the size it is shown, and the log scale\'s zeros', () => {
+    const map = kl.attentionMap(queries, keys, values, 1, 1, 0.05, { palette, width: 20, height: 10, scale: 'log' });
+    assert.equal(map.image.length, 20 * 10 * 4);
+    assert.equal(map.zeros, true);
+    assert.ok(map.low > 0 && map.low < 1e-300, `low ${map.low}`);
+  });
+
+  test('bad views are refused with the field\'s name', () => {
+    const call = (view) => () => kl.attentionMap(queries, keys, values, 1, 1, 0.18, view);
+    assert.throws(call(undefined), /^TypeError: view must be an object \{ scale\?, row\?, width\?, height\?, palette \}$/);
+    assert.throws(() => kl.attentionMap(queries, keys, values, 1, 1, 0.18), /^TypeError: attentionMap takes 7 to 9 arguments/);
+    assert.throws(call({ palette, row: 31 }), /^RangeError: row must be a query row from 0 to 30, got 31$/);
+    assert.throws(call({ palette, width: 61 }), /width must be from 1 to the number of keys \(60\)/);
+    assert.throws(call({ palette: palette.subarray(4) }), /palette must hold 257 RGBA colours \(1028 bytes\), got 1024 bytes/);
+    assert.throws(call({ palette: [...palette.subarray(4), 1, 2, 3, 256] }), /palette entries must be integers from 0 to 255, got 256/);
+    assert.throws(call({ palette, scale: 'ln' }), /scale must be "linear" or "log", got "ln"/);
+    assert.throws(call({ palette, zoom: 2 }), /^TypeError: view has an unknown field "zoom"; expected one of height, palette, row, scale, width$/);
+    assert.throws(call({ palette, scale: 2 }), /^TypeError: scale must be a string$/);
+  });
+});
+
 describe('softmax helpers', () => {
   test('rowSoftmax tolerates -Infinity; naiveNormalize returns NaN on underflow', () => {
     const weights = kl.rowSoftmax([0, -Infinity, Math.log(3), 1000, 1000, -Infinity], 3);

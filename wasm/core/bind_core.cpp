@@ -1,8 +1,11 @@
 // JavaScript surface of sections 12.1-12.5: attention, scores, softmax, limits, OLS weights.
 #include <algorithm>
+#include <cmath>
 
 #include "common.hpp"
+#include "config.hpp"
 #include "kernel_lens/attention.hpp"
+#include "kernel_lens/attention_map.hpp"
 #include "kernel_lens/ols.hpp"
 
 namespace kernel_lens::wasm {
@@ -62,6 +65,44 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
                      outputs.call<void>("set", val(emscripten::typed_memory_view(block_outputs.size(), block_outputs.data())),
                                         val(row * static_cast<double>(width)));
                    });
+  return out;
+}
+
+/// The attention-map figure's frame (attention_map): `view` = { scale?, row?, width?, height?, palette }.
+val attention_map_js(const val& queries, const val& keys, const val& values, const val& d, const val& p,
+                     const val& bandwidth, const val& view, const val& kernel, const val& empty_rows) {
+  const std::size_t features = to_dimension(d, "d");
+  const std::size_t width = to_dimension(p, "p");
+  if (view.isUndefined()) throw ArgumentTypeError("view must be an object { scale?, row?, width?, height?, palette }");
+  std::string scale = "linear";
+  std::size_t row = 0, pixels_wide = 0, pixels_high = 0;
+  std::vector<double> palette;
+  read_fields(view, {{"height", &pixels_high}, {"palette", &palette}, {"row", &row}, {"scale", &scale}, {"width", &pixels_wide}},
+              "view");
+  AttentionMapRequest request;
+  request.scale = parse_colour_scale(scale);
+  request.row = static_cast<Eigen::Index>(row);
+  request.width = static_cast<Eigen::Index>(pixels_wide);
+  request.height = static_cast<Eigen::Index>(pixels_high);
+  request.palette.reserve(palette.size());
+  for (const double byte : palette) {
+    if (!(byte >= 0.0 && byte <= 255.0 && byte == std::floor(byte)))
+      throw std::invalid_argument("palette entries must be integers from 0 to 255, got " + format_number(byte));
+    request.palette.push_back(static_cast<std::uint8_t>(byte));
+  }
+  const auto map = attention_map(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
+                                 to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"), request,
+                                 to_kernel(kernel), parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
+  val out = val::object();
+  out.set("image", val(emscripten::typed_memory_view(map.image.size(), map.image.data())).call<val>("slice"));
+  set(out, "width", static_cast<double>(map.width));
+  set(out, "height", static_cast<double>(map.height));
+  set_array(out, "outputs", map.outputs);
+  set_array(out, "rowWeights", map.row_weights);
+  set(out, "maxRowSumError", map.max_row_sum_error);
+  set(out, "low", map.low);
+  set(out, "high", map.high);
+  set(out, "zeros", map.zeros);
   return out;
 }
 
@@ -167,6 +208,7 @@ EMSCRIPTEN_BINDINGS(kernel_lens_core) {
   using namespace kernel_lens;
   using namespace kernel_lens::wasm;
   bind_function<attention_js>("attention", "queries keys values d p bandwidth kernel? emptyRows? into?");
+  bind_function<attention_map_js>("attentionMap", "queries keys values d p bandwidth view kernel? emptyRows?");
   bind_function<ols_weights_js>("olsWeights", "keys query d");
   bind_function<ols_predict_js>("olsPredict", "keys targets queries d");
   bind_function<log_scores_js>("logScores", "queries keys d bandwidth kernel?");

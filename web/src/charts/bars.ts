@@ -11,6 +11,24 @@ export function barPoints(values: ArrayLike<number>): number[] {
   return Array.from(values, (y, x) => ({ x, y })) as unknown as number[];
 }
 
+/// Bars for `values` when there are more of them than a chart can show apart: at most `limit`
+/// bars, each over `group` consecutive entries and as tall as the largest of them (the envelope,
+/// so no peak is lost), labelled with the first entry's index. With `values.length <= limit`,
+/// one bar per entry (`group` 1).
+export function envelopeBars(values: ArrayLike<number>, limit: number): { labels: string[]; points: number[]; group: number } {
+  const group = Math.max(1, Math.ceil(values.length / Math.max(1, limit)));
+  const count = Math.ceil(values.length / group);
+  const labels: string[] = new Array(count);
+  const heights = new Float64Array(count);
+  for (let bar = 0; bar < count; bar++) {
+    let top = -Infinity;
+    for (let i = bar * group; i < Math.min(values.length, (bar + 1) * group); i++) top = Math.max(top, values[i] ?? -Infinity);
+    heights[bar] = top;
+    labels[bar] = String(bar * group);
+  }
+  return { labels, points: barPoints(heights), group };
+}
+
 /// Options of a weight bar chart: y from 0 to `max` with ticks every `step` up to 1.
 export interface WeightBarOptions {
   labels?: string[];

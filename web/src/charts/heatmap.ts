@@ -14,9 +14,20 @@ export interface HeatmapTick {
   label: string;
 }
 
+/// A map the core has already coloured (its attentionMap call): RGBA pixels, top row first
+/// (the last rows of the matrix), each pixel the mean of the cells it covers.
+export interface HeatmapImage {
+  pixels: Uint8Array<ArrayBuffer>;
+  width: number;
+  height: number;
+  /// The range its colours span (the colour bar's ticks).
+  range: ColorRange;
+}
+
 export interface HeatmapFrame {
-  /// (rows, cols), row-major.
-  values: ArrayLike<number>;
+  /// (rows, cols), row-major: coloured here. Or `image`, coloured by the core.
+  values?: ArrayLike<number>;
+  image?: HeatmapImage;
   rows: number;
   cols: number;
   scale: HeatScale;
@@ -235,6 +246,7 @@ export class Heatmap {
       const box = entries[entries.length - 1]?.contentRect;
       if (box) this.plotSize = { width: box.width, height: box.height };
       this.drawOverlay();
+      this.onResize?.();
     });
     this.resize.observe(this.plot);
     // The map's own theme root (the element is placed in it later): zeros take its grey.
@@ -248,6 +260,27 @@ export class Heatmap {
   get colors(): ColorRange {
     return this.range;
   }
+
+  /// The palette for the core's attentionMap: magma's 256 colours (RGBA), then the grey of
+  /// exact zeros on a log scale (this theme's).
+  paletteBytes(): Uint8Array {
+    const bytes = new Uint8Array(257 * 4);
+    for (let k = 0; k < 256; k++) {
+      bytes.set([MAGMA[3 * k] ?? 0, MAGMA[3 * k + 1] ?? 0, MAGMA[3 * k + 2] ?? 0, 255], 4 * k);
+    }
+    bytes.set([...this.zeroColor(), 255], 4 * 256);
+    return bytes;
+  }
+
+  /// The plot's size in device pixels as the last layout left it (0 before the first layout):
+  /// the most pixels an image needs.
+  get devicePixels(): { width: number; height: number } {
+    const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
+    return { width: Math.round(this.plotSize.width * ratio), height: Math.round(this.plotSize.height * ratio) };
+  }
+
+  /// Called after the plot's size changed (the ResizeObserver's report).
+  onResize: (() => void) | null = null;
 
   /// Draws `frame` in the next animation frame (a newer frame replaces a pending one).
   draw(frame: HeatmapFrame): void {
@@ -289,29 +322,11 @@ export class Heatmap {
   }
 
   private paint(frame: HeatmapFrame): void {
-    const { rows, cols, values, scale } = frame;
-    const range = colorRange(values, scale);
-    this.range = range;
-    if (this.canvas.width !== cols) this.canvas.width = cols;
-    if (this.canvas.height !== rows) this.canvas.height = rows;
-    const context = this.canvas.getContext('2d');
-    if (!context) return;
-    const image = context.createImageData(cols, rows);
-    const pixels = image.data;
+    const { rows, cols, scale } = frame;
     const zero = this.zeroColor();
-    for (let r = 0; r < rows; r++) {
-      const out = (rows - 1 - r) * cols * 4;
-      for (let c = 0; c < cols; c++) {
-        const t = position(values[r * cols + c] ?? Number.NaN, range, scale);
-        const o = out + c * 4;
-        const i = Number.isNaN(t) ? -1 : 3 * Math.min(255, Math.max(0, Math.floor(t * 256)));
-        pixels[o] = i < 0 ? zero[0] : (MAGMA[i] ?? 0);
-        pixels[o + 1] = i < 0 ? zero[1] : (MAGMA[i + 1] ?? 0);
-        pixels[o + 2] = i < 0 ? zero[2] : (MAGMA[i + 2] ?? 0);
-        pixels[o + 3] = 255;
-      }
-    }
-    context.putImageData(image, 0, 0);
+    const range = frame.image ? this.paintImage(frame.image) : this.paintValues(frame.values ?? [], rows, cols, scale, zero);
+    if (!range) return;
+    this.range = range;
 
     const barContext = this.barDrawn ? null : this.bar.getContext('2d');
     if (barContext) {
@@ -336,6 +351,45 @@ export class Heatmap {
     this.element.classList.toggle('kl-heatmap--zeros', !this.zeroSwatch.hidden);
     placeTicks(this.xTicks, frame.xTicks, (tick) => (tick.at + 0.5) / cols, false);
     placeTicks(this.yTicks, frame.yTicks, (tick) => 1 - (tick.at + 0.5) / rows, true);
+  }
+
+  /// The canvas as `width` x `height` pixels; null when it has no 2D context.
+  private context(width: number, height: number): CanvasRenderingContext2D | null {
+    if (this.canvas.width !== width) this.canvas.width = width;
+    if (this.canvas.height !== height) this.canvas.height = height;
+    return this.canvas.getContext('2d');
+  }
+
+  /// One pixel per cell, coloured here; returns the colour range.
+  private paintValues(values: ArrayLike<number>, rows: number, cols: number, scale: HeatScale, zero: readonly number[]): ColorRange | null {
+    const range = colorRange(values, scale);
+    const context = this.context(cols, rows);
+    if (!context) return null;
+    const image = context.createImageData(cols, rows);
+    const pixels = image.data;
+    for (let r = 0; r < rows; r++) {
+      const out = (rows - 1 - r) * cols * 4;
+      for (let c = 0; c < cols; c++) {
+        const t = position(values[r * cols + c] ?? Number.NaN, range, scale);
+        const o = out + c * 4;
+        const i = Number.isNaN(t) ? -1 : 3 * Math.min(255, Math.max(0, Math.floor(t * 256)));
+        pixels[o] = i < 0 ? (zero[0] ?? 0) : (MAGMA[i] ?? 0);
+        pixels[o + 1] = i < 0 ? (zero[1] ?? 0) : (MAGMA[i + 1] ?? 0);
+        pixels[o + 2] = i < 0 ? (zero[2] ?? 0) : (MAGMA[i + 2] ?? 0);
+        pixels[o + 3] = 255;
+      }
+    }
+    context.putImageData(image, 0, 0);
+    return range;
+  }
+
+  /// The core's pixels as they are (no per-cell work on the page); returns their colour range.
+  private paintImage(image: HeatmapImage): ColorRange | null {
+    const context = this.context(image.width, image.height);
+    if (!context) return null;
+    const pixels = new Uint8ClampedArray(image.pixels.buffer, image.pixels.byteOffset, image.width * image.height * 4);
+    context.putImageData(new ImageData(pixels, image.width, image.height), 0, 0);
+    return image.range;
   }
 
   /// Cells that a log scale cannot place (exact zeros) take the palette's grey.

@@ -10,7 +10,7 @@
 ///   bars.ts      weight bar charts and printed bar values
 ///   heatmap.ts   matrices drawn as images (magma.ts: the colour map)
 export type { Chart, Plugin } from 'chart.js';
-export { barPoints, barValueLabels, weightBarChart, weightTick, type WeightBarOptions } from './bars';
+export { barPoints, barValueLabels, envelopeBars, weightBarChart, weightTick, type WeightBarOptions } from './bars';
 export { canvasFont, chartCanvas, createChart } from './create';
 export { curveDataset, curveLayer, pointsDataset, setDatasets, type CurveArrays } from './curves';
 export { scheduleFrame } from './frame';

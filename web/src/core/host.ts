@@ -238,7 +238,7 @@ function toolbar(
     for (const table of exports) {
       buttons.push(
         action(`${table.name} (CSV)`, async () => {
-          const rows: CsvRows = table.csv();
+          const rows: CsvRows = await table.csv();
           if (rows.length === 0) throw new Error('nothing to export yet: the figure is still computing');
           const { downloadCsv } = await import('./export');
           downloadCsv(rows, fileName(definition.name, table.name, 'csv'));

@@ -26,8 +26,8 @@ export interface WidgetHost<S extends Schema = Schema> {
   readonly state: StateOf<S>;
   setState(partial: Partial<StateOf<S>>): void;
   /// Offers the numbers behind the figure as a CSV download ("<widget>-<name>.csv"); `csv()` is
-  /// called at download time and returns a header row then data rows of the core's own numbers
-  /// (no rounding). Returns the remover.
+  /// called at download time and returns (or promises) a header row then data rows of the core's
+  /// own numbers (no rounding). Returns the remover.
   provideExport(table: ExportTable): () => void;
 }
 
@@ -35,7 +35,7 @@ export interface WidgetHost<S extends Schema = Schema> {
 export interface ExportTable {
   /// File-name part and button text, e.g. "weights", "attention matrix".
   name: string;
-  csv(): CsvRows;
+  csv(): CsvRows | Promise<CsvRows>;
 }
 
 export interface MountedWidget {

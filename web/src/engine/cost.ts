@@ -120,6 +120,12 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
     const n = a.rows(1, d);
     return { ns: pairs(m, n, d, p), out: m * n };
   },
+  attentionMap: (a) => {
+    const d = a.size(3);
+    const p = a.size(4);
+    const m = a.rows(0, d);
+    return { ns: pairs(m, a.rows(1, d), d, p), out: m * p };
+  },
   olsWeights: (a) => {
     const d = a.size(2);
     const n = a.rows(0, d);

@@ -35,6 +35,19 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
 /// exactly as dot() sums them.
 double divide_dot(double* x, std::size_t n, double divisor, const double* b);
 
+/// Running extremes of weights: the smallest, the largest, the smallest positive, any exactly 0.
+struct ValueRange {
+  double lowest;
+  double highest;
+  double smallest_positive;
+  bool zero;
+};
+/// Folds x_0..x_{n-1} (no NaN) into `range`.
+void extend_range(const double* x, std::size_t n, ValueRange& range);
+
+/// In place: sums_i <- sums_i + x_i.
+void add_inplace(double* sums, const double* x, std::size_t n);
+
 /// \f$ \sum_i a_i b_i \f$ with four running partial sums (lanes i mod 4), combined as
 /// (s0 + s2) + (s1 + s3), then the remainder left to right. n may be 0.
 double dot(const double* a, const double* b, std::size_t n);

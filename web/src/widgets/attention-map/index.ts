@@ -1,10 +1,10 @@
 /// Figure 12.3 (right), live: the laboratory's keys and one query grid as a fixed Gaussian
 /// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
-import { barPoints, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
+import { chartCanvas, envelopeBars, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
 import { fixed, scientific } from '../../core/format';
-import { evenTickIndices, Heatmap, type HeatmapTick } from '../../charts/heatmap';
+import { evenTickIndices, Heatmap, type HeatmapImage, type HeatmapTick } from '../../charts/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { liveReadout, setText, testNode } from '../../core/readout';
@@ -31,6 +31,8 @@ const PRESETS = [
   { queries: MAX_SIZE, keys: MAX_SIZE, label: '2048 × 2048' },
 ] as const;
 const COUNT_SPEC = { min: 2, max: MAX_SIZE, scale: 'log' } as const;
+/// The most bars the row's chart draws (one per key up to this many keys).
+const MAX_BARS = 256;
 /// Rows listed in the linked table: the largest weights of the highlighted row.
 const LISTED_WEIGHTS = 5;
 
@@ -42,13 +44,21 @@ interface Dataset {
   trace: Float64Array;
 }
 
+/// One computed map: what the core sent for the figure (never the m × n weights themselves).
 interface MapFrame {
   data: Dataset;
   h: number;
-  weights: Float64Array;
+  scale: MapState['scale'];
+  image: HeatmapImage;
   outputs: Float64Array;
   rowSumError: number;
+  /// The highlighted row's weights, in full precision, and which row they are.
+  row: number;
+  rowWeights: Float64Array;
 }
+
+/// The most image pixels per side asked of the core before the plot has been laid out.
+const FIRST_IMAGE_PIXELS = 512;
 
 /// Ticks at the whole query values inside [first, last], placed by row (row r sits at query r).
 function queryTicks(queries: Float64Array): HeatmapTick[] {
@@ -93,14 +103,20 @@ export default defineWidget({
     let colors = palette();
     let dataset: Dataset | null = null;
     let last: MapFrame | null = null;
+    const exportChannel = host.channel('export');
     host.provideExport({
       name: 'attention matrix',
-      csv: () => {
+      // The figure holds only the image: the whole matrix is computed again for the download.
+      csv: async () => {
         const map = last;
         if (!map) return [];
-        const n = map.data.keys.length;
-        const rows = Array.from(map.data.queries, (q, r) => [q, ...map.weights.subarray(r * n, (r + 1) * n)]);
-        return [['query (row) / key (column)', ...map.data.keys], ...rows];
+        const { queries, keys, values } = map.data;
+        const result = await exportChannel.request([call('attention', queries, keys, values, 1, 1, map.h)] as const);
+        if (!result) return [];
+        const [{ weights }] = result;
+        const n = keys.length;
+        const rows = Array.from(queries, (q, r) => [q, ...weights.subarray(r * n, (r + 1) * n)]);
+        return [['query (row) / key (column)', ...keys], ...rows];
       },
     });
     host.provideExport({
@@ -108,8 +124,8 @@ export default defineWidget({
       csv: () => (last ? [['query', 'prediction'], ...Array.from(last.data.queries, (q, r) => [q, last?.outputs[r] ?? null])] : []),
     });
     const datasetChannel = host.channel('dataset');
-    const attentionChannel = host.channel('attention');
-    const errorChannel = host.channel('row-sum-error');
+    const mapChannel = host.channel('map');
+    const rowChannel = host.channel('row');
 
     const heatmap = new Heatmap({
       label: 'Fixed attention matrix: one row per query (first query at the bottom), one column per sorted key, brighter cells carry more weight; a white trace marks k = q',
@@ -185,11 +201,10 @@ export default defineWidget({
       controlRow(...presets),
     );
 
+    /// The highlighted row: its weights as bars and the largest of them in the table.
     function drawRow(frame: MapFrame): void {
-      const n = frame.data.keys.length;
-      const m = frame.data.queries.length;
-      const r = Math.min(state.row, m - 1);
-      const weights = frame.weights.subarray(r * n, (r + 1) * n);
+      const r = frame.row;
+      const weights = frame.rowWeights;
       heatmap.highlight(r);
       setText(rowQuery, fixed(frame.data.queries[r] ?? Number.NaN, 4));
       setText(rowPrediction, fixed(frame.outputs[r] ?? Number.NaN, 4));
@@ -208,8 +223,13 @@ export default defineWidget({
       scheduleFrame(bars as unknown as Chart, () => {
         const dataset = bars.data.datasets[0];
         if (!dataset) return;
-        if (bars.data.labels?.length !== n) bars.data.labels = Array.from({ length: n }, (_, i) => String(i));
-        dataset.data = barPoints(weights);
+        // 2048 bars would be 0.2 px each and cost a Chart.js element apiece: past MAX_BARS each
+        // bar is the largest weight of a group of keys.
+        const { labels, points, group } = envelopeBars(weights, MAX_BARS);
+        if (bars.data.labels?.length !== labels.length) bars.data.labels = labels;
+        const title = bars.options.scales?.x?.title;
+        if (title) title.text = group === 1 ? 'key index (sorted)' : `key index (sorted; each bar the largest weight of ${group} keys)`;
+        dataset.data = points;
         dataset.backgroundColor = colors.orange;
         const y = bars.options.scales?.y;
         if (y) y.max = top > 0.5 ? 1 : Math.ceil(top * 10) / 10 || 0.1;
@@ -219,26 +239,27 @@ export default defineWidget({
     function drawMap(frame: MapFrame): void {
       const keys = frame.data.keys;
       heatmap.draw({
-        values: frame.weights,
+        image: frame.image,
         rows: frame.data.queries.length,
         cols: keys.length,
-        scale: state.scale,
+        scale: frame.scale,
         xTicks: evenTickIndices(keys.length).map((i) => ({ at: i, label: fixed(keys[i] ?? Number.NaN, 1) })),
         yTicks: queryTicks(frame.data.queries),
         trace: frame.data.trace,
       });
       setText(mapTitle, `Fixed attention matrix, h = ${fixed(frame.h, 2)}`);
-      requestAnimationFrame(() => {
-        const { low, high, zeros } = heatmap.colors;
-        setText(
-          range,
-          state.scale === 'log'
-            ? `log colour scale: ${scientific(low)} to ${scientific(high)}${zeros ? '; grey cells underflowed to exactly 0' : ''}`
-            : `linear colour scale: ${scientific(low)} to ${fixed(high, 4)}`,
-        );
-      });
+      const { low, high, zeros } = frame.image.range;
+      setText(
+        range,
+        frame.scale === 'log'
+          ? `log colour scale: ${scientific(low)} to ${scientific(high)}${zeros ? '; grey cells underflowed to exactly 0' : ''}`
+          : `linear colour scale: ${scientific(low)} to ${fixed(high, 4)}`,
+      );
       drawRow(frame);
     }
+
+    /// Image pixels for `cells` keys or queries along a side the plot shows in `shown` device pixels.
+    const imagePixels = (cells: number, shown: number): number => Math.min(cells, shown > 0 ? shown : FIRST_IMAGE_PIXELS);
 
     async function loadDataset(requested: MapState): Promise<Dataset | null> {
       const size = `${requested.queries}x${requested.keys}`;
@@ -258,22 +279,35 @@ export default defineWidget({
       try {
         const data = await loadDataset(requested);
         if (!data) return;
-        const result = await attentionChannel.request([
-          call('attention', data.queries, data.keys, data.values, 1, 1, requested.h),
+        const m = data.queries.length;
+        const n = data.keys.length;
+        const shown = heatmap.devicePixels;
+        const row = Math.min(requested.row, m - 1);
+        const view = {
+          scale: requested.scale,
+          row,
+          width: imagePixels(n, shown.width),
+          height: imagePixels(m, shown.height),
+          palette: heatmap.paletteBytes(),
+        };
+        const result = await mapChannel.request([
+          call('attentionMap', data.queries, data.keys, data.values, 1, 1, requested.h, view),
         ] as const);
         if (!result) return;
-        const [{ weights, outputs }] = result;
-        const n = data.keys.length;
-        const checked = await errorChannel.request([call('maxRowSumError', weights, n)] as const);
-        if (!checked) return;
+        const [map] = result;
         host.clearError();
-        const frame: MapFrame = { data, h: requested.h, weights, outputs, rowSumError: checked[0] };
+        const frame: MapFrame = {
+          data,
+          h: requested.h,
+          scale: requested.scale,
+          image: { pixels: map.image, width: map.width, height: map.height, range: { low: map.low, high: map.high, zeros: map.zeros } },
+          outputs: map.outputs,
+          rowSumError: map.maxRowSumError,
+          row,
+          rowWeights: map.rowWeights,
+        };
         last = frame;
-        setText(
-          shapes,
-          `Q ${shape(data.queries, 1)}, K ${shape(data.keys, 1)}, V ${shape(data.values, 1)}, ` +
-            `A ${shape(weights, n)}, AV ${shape(outputs, 1)}`,
-        );
+        setText(shapes, `Q ${shape(data.queries, 1)}, K ${shape(data.keys, 1)}, V ${shape(data.values, 1)}, A (${m}, ${n}), AV ${shape(map.outputs, 1)}`);
         setText(rowSumError, scientific(frame.rowSumError));
         drawMap(frame);
       } catch (error) {
@@ -285,6 +319,16 @@ export default defineWidget({
       }
     }
 
+    /// A newly highlighted row of the drawn map: its weights alone (one query against the keys).
+    async function computeRow(frame: MapFrame, row: number): Promise<void> {
+      const query = frame.data.queries.subarray(row, row + 1);
+      const result = await rowChannel.request([call('attention', query, frame.data.keys, frame.data.values, 1, 1, frame.h)] as const);
+      if (!result || last !== frame || state.row !== row) return;
+      const [{ weights }] = result;
+      last = { ...frame, row, rowWeights: weights };
+      drawRow(last);
+    }
+
     function selectRow(row: number): void {
       const rows = last?.data.queries.length ?? state.queries;
       const r = Math.min(Math.max(Math.round(row), 0), rows - 1);
@@ -292,7 +336,7 @@ export default defineWidget({
       state = { ...state, row: r };
       host.setState({ row: r });
       rowSlider.set(r);
-      if (last) drawRow(last);
+      if (last) void computeRow(last, r);
     }
 
     function update(partial: Partial<MapState>): void {
@@ -306,10 +350,6 @@ export default defineWidget({
       rowSlider.input.max = String(state.queries - 1);
       rowSlider.set(state.row);
       logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));
-      if (partial.scale !== undefined && Object.keys(partial).length === 1 && last) {
-        drawMap(last);
-        return;
-      }
       void compute(state);
     }
 
@@ -322,10 +362,20 @@ export default defineWidget({
       if (row !== null) selectRow(row);
     });
 
+    // The core colours the map: a new theme's grey for exact zeros is a new request.
     const stopTheme = onThemeChange((next: Palette) => {
       colors = next;
-      if (last) drawMap(last);
+      if (last) void compute(state);
     });
+    // A plot laid out larger (or smaller) than the image it shows asks for an image of its size.
+    heatmap.onResize = () => {
+      const frame = last;
+      if (!frame) return;
+      const shown = heatmap.devicePixels;
+      const width = imagePixels(frame.data.keys.length, shown.width);
+      const height = imagePixels(frame.data.queries.length, shown.height);
+      if (width !== frame.image.width || height !== frame.image.height) void compute(state);
+    };
     logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));
     void compute(state);
     return {

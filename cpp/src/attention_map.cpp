@@ -1,0 +1,158 @@
+#include "kernel_lens/attention_map.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kernel_lens/cold.hpp"
+#include "kernel_lens/detail/vector_math.hpp"
+#include "kernel_lens/limits.hpp"
+#include "kernel_lens/summation.hpp"
+
+namespace kernel_lens {
+
+KERNEL_LENS_COLD ColourScale parse_colour_scale(const std::string& name) {
+  if (name == "linear") return ColourScale::Linear;
+  if (name == "log") return ColourScale::Log;
+  throw std::invalid_argument("scale must be \"linear\" or \"log\", got \"" + name + "\"");
+}
+
+namespace {
+
+KERNEL_LENS_COLD void check_request(const AttentionMapRequest& request, Eigen::Index m, Eigen::Index n) {
+  if (request.row < 0 || request.row >= m)
+    throw std::out_of_range("row must be a query row from 0 to " + std::to_string(m - 1) + ", got " +
+                            std::to_string(request.row));
+  if (request.width < 0 || request.width > n)
+    throw std::out_of_range("width must be from 1 to the number of keys (" + std::to_string(n) +
+                            "), or 0 for one pixel per key; got " + std::to_string(request.width));
+  if (request.height < 0 || request.height > m)
+    throw std::out_of_range("height must be from 1 to the number of queries (" + std::to_string(m) +
+                            "), or 0 for one pixel per query; got " + std::to_string(request.height));
+  if (request.palette.size() != palette_colours * 4)
+    throw std::invalid_argument("palette must hold " + std::to_string(palette_colours) + " RGBA colours (" +
+                                std::to_string(palette_colours * 4) + " bytes), got " +
+                                std::to_string(request.palette.size()) + " bytes");
+}
+
+/// Bin of index i when `count` items are split into `bins` consecutive groups: floor(i bins / count).
+Eigen::Index bin_of(Eigen::Index i, Eigen::Index bins, Eigen::Index count) {
+  return static_cast<Eigen::Index>((static_cast<std::int64_t>(i) * bins) / count);
+}
+
+/// The palette level 0..255 of a pixel mean `v`, or 256 (the zero colour) where a log scale
+/// cannot place it. Linear: floor(256 t) of t = (v - low) / (high - low), clamped. Log: the number
+/// of thresholds low (high / low)^(k / 256), k = 1..255, at or below v (one log10 per threshold,
+/// not per pixel).
+class Levels {
+ public:
+  Levels(ColourScale scale, double low, double high) : scale_(scale), low_(low), span_(high - low) {
+    if (scale != ColourScale::Log) return;
+    const double low10 = std::log10(low);
+    const double span10 = std::log10(high) - low10;
+    for (int k = 1; k < 256; ++k)
+      thresholds_[static_cast<std::size_t>(k)] = span10 > 0.0 ? std::pow(10.0, low10 + span10 * (k / 256.0)) : high;
+  }
+
+  int operator()(double v) const {
+    if (scale_ == ColourScale::Log) {
+      if (!(v > 0.0)) return 256;
+      int level = 0;
+      for (int step = 128; step > 0; step /= 2)
+        if (level + step < 256 && v >= thresholds_[static_cast<std::size_t>(level + step)]) level += step;
+      return level;
+    }
+    const double t = span_ > 0.0 ? (v - low_) / span_ : 1.0;
+    const double level = std::floor(t * 256.0);
+    return level < 0.0 ? 0 : level > 255.0 ? 255 : static_cast<int>(level);
+  }
+
+ private:
+  ColourScale scale_;
+  double low_;
+  double span_;
+  std::array<double, 256> thresholds_{};
+};
+
+}  // namespace
+
+AttentionMap attention_map(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth,
+                           const AttentionMapRequest& request, Kernel kernel, EmptyRowPolicy empty_rows) {
+  check_attention_inputs(queries, keys, values, bandwidth);
+  const Eigen::Index m = queries.rows();
+  const Eigen::Index n = keys.rows();
+  check_request(request, m, n);
+  AttentionMap map;
+  map.width = request.width > 0 ? request.width : n;
+  map.height = request.height > 0 ? request.height : m;
+  map.outputs.resize(m, values.cols());
+  map.row_weights.resize(n);
+
+  // Per pixel column, its first key; per pixel, the sum of its cells' weights. The rows of one
+  // pixel row arrive one after another: they are added up at full width in `strip`, which is
+  // folded into the pixel row's columns once, after its last query.
+  std::vector<Eigen::Index> column_start(static_cast<std::size_t>(map.width) + 1);
+  for (Eigen::Index x = 0; x <= map.width; ++x)
+    column_start[static_cast<std::size_t>(x)] =
+        static_cast<Eigen::Index>((static_cast<std::int64_t>(x) * n + map.width - 1) / map.width);
+  std::vector<double> sums(static_cast<std::size_t>(map.width * map.height), 0.0);
+  std::vector<double> strip(static_cast<std::size_t>(n), 0.0);
+  const bool one_per_key = map.width == n;
+
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  detail::ValueRange range{infinity, -infinity, infinity, false};
+  const auto cells = static_cast<std::size_t>(n);
+  const auto block_rows = std::max<Eigen::Index>(1, 32768 / n);
+  attention_blocks(queries, keys, values, bandwidth, kernel, empty_rows, block_rows,
+                   [&](Eigen::Index first, const MatrixRef& weights, const MatrixRef& outputs) {
+                     map.outputs.middleRows(first, outputs.rows()) = outputs;
+                     for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+                       const Eigen::Index r = first + i;
+                       const double* w = weights.row(i).data();
+                       if (r == request.row) map.row_weights = weights.row(i).transpose();
+                       map.max_row_sum_error = std::max(map.max_row_sum_error, std::abs(pairwise_sum(w, cells) - 1.0));
+                       detail::extend_range(w, cells, range);
+                       const Eigen::Index y = bin_of(r, map.height, m);
+                       double* pixel_row = sums.data() + y * map.width;
+                       detail::add_inplace(one_per_key ? pixel_row : strip.data(), w, cells);
+                       if (one_per_key || (r + 1 < m && bin_of(r + 1, map.height, m) == y)) continue;
+                       for (Eigen::Index x = 0; x < map.width; ++x) {
+                         double s = 0.0;
+                         for (Eigen::Index c = column_start[static_cast<std::size_t>(x)];
+                              c < column_start[static_cast<std::size_t>(x) + 1]; ++c)
+                           s += strip[static_cast<std::size_t>(c)];
+                         pixel_row[x] = s;
+                       }
+                       std::fill(strip.begin(), strip.end(), 0.0);
+                     }
+                   });
+  map.zeros = range.zero;
+  const double lowest = request.scale == ColourScale::Log ? range.smallest_positive : range.lowest;
+  if (std::isfinite(lowest) && std::isfinite(range.highest)) {
+    map.low = lowest;
+    map.high = range.highest;
+  }  // else (a log scale over weights that are all 0): the default range [0, 1]
+
+  const Levels level(request.scale, map.low, map.high);
+  map.image.resize(static_cast<std::size_t>(map.width * map.height) * 4);
+  for (Eigen::Index y = 0; y < map.height; ++y) {
+    // Pixel row y (from the bottom) covers queries [first, last); cells per pixel differ by column.
+    const Eigen::Index first = static_cast<Eigen::Index>((static_cast<std::int64_t>(y) * m + map.height - 1) / map.height);
+    const Eigen::Index last = static_cast<Eigen::Index>((static_cast<std::int64_t>(y + 1) * m + map.height - 1) / map.height);
+    const double rows = static_cast<double>(last - first);
+    std::uint8_t* out = map.image.data() + static_cast<std::size_t>((map.height - 1 - y) * map.width) * 4;
+    const double* pixel_sums = sums.data() + y * map.width;
+    for (Eigen::Index x = 0; x < map.width; ++x) {
+      const double cells =
+          rows * static_cast<double>(column_start[static_cast<std::size_t>(x) + 1] - column_start[static_cast<std::size_t>(x)]);
+      const std::uint8_t* colour = request.palette.data() + 4 * level(pixel_sums[x] / cells);
+      std::copy(colour, colour + 4, out + 4 * x);
+    }
+  }
+  return map;
+}
+
+}  // namespace kernel_lens

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The attention map at 2048 × 2048 while its bandwidth slider is dragged, in headless Chromium:
+// how many maps per second the figure draws. The mouse holds the slider's thumb and sweeps it
+// back and forth, one move per display frame (as a reader's drag), for DRAG_MS; every map the
+// figure paints is one putImageData on its image canvas, counted by a wrapper installed before the
+// page loads. Prints the maps drawn per second (goal: 30 or more) and the median gap between two
+// maps. The figure is served as a plain static site (CORS only, no isolation headers).
+// Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD or KERNEL_LENS_DIST is set;
+// KERNEL_LENS_BENCH_RUNS sets the runs (3).
+import { loadavg } from 'node:os';
+import { chromium } from 'playwright-core';
+import { startServer } from '../serve.mjs';
+import { CHROMIUM_ARGS, chromiumPath, distDir, embedPath, waitForText } from '../../tests/e2e/harness.mjs';
+import { buildSite } from './build-site.mjs';
+
+const RUNS = Number(process.env.KERNEL_LENS_BENCH_RUNS ?? 3);
+const DRAG_MS = 4000;
+const SIZE = 2048;
+
+if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) buildSite();
+
+/// Installed before the page's scripts: records when each image of the map is put on its canvas.
+function countMapImages() {
+  const put = CanvasRenderingContext2D.prototype.putImageData;
+  window.__mapImages = [];
+  CanvasRenderingContext2D.prototype.putImageData = function (...args) {
+    if (this.canvas.classList.contains('kl-heatmap__image')) window.__mapImages.push(performance.now());
+    return put.apply(this, args);
+  };
+}
+
+async function run(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 });
+  await page.addInitScript(countMapImages);
+  await page.goto(url);
+  await waitForText(page.getByTestId('shapes'), new RegExp(`A \\(${SIZE}, ${SIZE}\\)`), 60000);
+  await page.waitForTimeout(1000);
+  const slider = page.getByRole('slider', { name: /^bandwidth h/ }).first();
+  const box = await slider.boundingBox();
+  if (!box) throw new Error('the bandwidth slider is not on screen');
+  const y = box.y + box.height / 2;
+  const left = box.x + box.width * 0.3;
+  const right = box.x + box.width * 0.7;
+  const thumb = box.x + box.width * (await slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min))));
+  await page.mouse.move(thumb, y);
+  await page.mouse.down();
+  const start = await page.evaluate(() => performance.now());
+  const moves = Math.round(DRAG_MS / 16.7);
+  for (let i = 0; i < moves; i++) {
+    const phase = (i % 120) / 120;
+    const x = left + (right - left) * (phase < 0.5 ? 2 * phase : 2 - 2 * phase);
+    await page.mouse.move(x, y);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  }
+  const end = await page.evaluate(() => performance.now());
+  await page.mouse.up();
+  const images = (await page.evaluate(() => window.__mapImages)).filter((t) => t >= start && t <= end);
+  await page.close();
+  const gaps = images.slice(1).map((t, i) => t - (images[i] ?? t)).sort((a, b) => a - b);
+  return {
+    fps: (images.length / (end - start)) * 1000,
+    moves,
+    maps: images.length,
+    medianGap: gaps[Math.floor(gaps.length / 2)] ?? Number.NaN,
+  };
+}
+
+const site = await startServer({ root: process.env.KERNEL_LENS_DIST ?? distDir });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+const url = `${site.url}${embedPath('attention-map', { queries: String(SIZE), keys: String(SIZE), h: '0.3' })}`;
+console.log(`Attention map ${SIZE} × ${SIZE}, bandwidth slider dragged for ${DRAG_MS / 1000} s in headless Chromium (load ${loadavg()[0].toFixed(2)})`);
+console.log('run  mouse moves  maps drawn  maps per second  median gap');
+const results = [];
+try {
+  for (let i = 1; i <= RUNS; i++) {
+    const r = await run(browser, url);
+    results.push(r);
+    console.log(`${String(i).padStart(3)}  ${String(r.moves).padStart(11)}  ${String(r.maps).padStart(10)}  ${r.fps.toFixed(1).padStart(15)}  ${r.medianGap.toFixed(1).padStart(7)} ms`);
+  }
+} finally {
+  await browser.close();
+  await site.close();
+}
+const sorted = results.map((r) => r.fps).sort((a, b) => a - b);
+console.log(`median: ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} maps per second (goal: 30 or more)`);
