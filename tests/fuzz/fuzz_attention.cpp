@@ -3,6 +3,7 @@
 
 #include "fuzz_input.hpp"
 #include "kernel_lens/attention.hpp"
+#include "kernel_lens/attention_map.hpp"
 #include "kernel_lens/kernels.hpp"
 #include "kernel_lens/softmax.hpp"
 
@@ -38,6 +39,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require_weights(result.weights);
     if (result.outputs.rows() != m || result.outputs.cols() != p) std::abort();
     fuzz::require_finite(result.outputs);
+  });
+  fuzz::refusal_allowed([&] {
+    // The figure's frame agrees with attention: outputs, the row, the row-sum error, the range.
+    const auto full = attention(queries, keys, values, h, kernel, empty_rows);
+    AttentionMapRequest request;
+    request.scale = input.ConsumeBool() ? ColourScale::Log : ColourScale::Linear;
+    request.row = input.ConsumeIntegralInRange<Eigen::Index>(-1, 12);
+    request.width = input.ConsumeIntegralInRange<Eigen::Index>(-1, 13);
+    request.height = input.ConsumeIntegralInRange<Eigen::Index>(-1, 13);
+    request.palette.assign(palette_colours * 4 - (input.ConsumeBool() ? 1 : 0), 9);
+    const auto map = attention_map(queries, keys, values, h, request, kernel, empty_rows);
+    if (map.outputs != full.outputs || map.row_weights != full.weights.row(request.row).transpose()) std::abort();
+    if (map.max_row_sum_error != max_row_sum_error(full.weights)) std::abort();
+    if (map.image.size() != static_cast<std::size_t>(map.width * map.height * 4) || map.width < 1 || map.height < 1)
+      std::abort();
+    if (!(map.low <= map.high)) std::abort();
   });
   fuzz::refusal_allowed([&] {
     const RowMatrix scores = log_scores(queries, keys, h, kernel);
