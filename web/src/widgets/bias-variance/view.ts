@@ -23,8 +23,13 @@ export interface AuditFrame {
 const COMPONENTS = ['bias2', 'variance', 'mse'] as const;
 const NAMES = { bias2: 'bias²', variance: 'variance', mse: 'MSE' } as const;
 
+/// The chapter's axvline colour for the grid minimum: a mid grey that reads on light and dark.
+const GRID_MINIMUM_GREY = '#888888';
+
+/// The chapter's plot calls take matplotlib's colour cycle in order: bias² C0 (blue), variance C1
+/// (orange), MSE C2 (green); here the theme's blue, vermillion and green.
 function curveColors(colors: Palette): Record<(typeof COMPONENTS)[number], string> {
-  return { bias2: colors.series[1] ?? '#0072B2', variance: colors.series[2] ?? '#009E73', mse: colors.series[0] ?? '#D55E00' };
+  return { bias2: colors.series[1] ?? '#0072B2', variance: colors.series[0] ?? '#D55E00', mse: colors.series[2] ?? '#009E73' };
 }
 
 export class AuditView {
@@ -96,7 +101,7 @@ export class AuditView {
     const [minimum, marker] = datasets.slice(2 * COMPONENTS.length);
     if (minimum) {
       minimum.data = frame.minimum === null ? [] : vertical(frame.minimum, frame.yMax);
-      minimum.borderColor = minimum.backgroundColor = c.muted;
+      minimum.borderColor = minimum.backgroundColor = GRID_MINIMUM_GREY;
     }
     if (marker) {
       marker.data = vertical(frame.marker, frame.yMax);
@@ -130,7 +135,9 @@ export class AuditView {
       order: 2,
     }));
     const lines = [
-      { label: 'grid minimum', data: [] as XY[], showLine: true, borderDash: [6, 4], borderWidth: 1, pointRadius: 0, order: 3 },
+      // Drawn last (lowest order), as the chapter's axvline after the curves: at h = 0.18 the
+      // marker and the curves would otherwise hide it.
+      { label: 'grid minimum', data: [] as XY[], showLine: true, borderDash: [6, 4], borderWidth: 1.2, pointRadius: 0, order: -1 },
       { label: 'marker h', data: [] as XY[], showLine: true, borderWidth: 2, pointRadius: 0, order: 0 },
     ];
     return [...measured, ...exact, ...lines];
