@@ -220,6 +220,8 @@ export interface KernelLensCoreModule {
   nearestKeyLimit(query: Numbers, keys: Numbers, d: number): Float64Array;
   /// The h → ∞ limit: every weight 1/n, (n).
   uniformLimit(n: number): Float64Array;
+  /// Σᵢ Aᵣᵢ of every row (m), in NumPy's pairwise order (weights.sum(axis=1)).
+  rowSums(weights: Numbers, n: number): Float64Array;
   maxRowSumError(weights: Numbers, n: number): number;
   underflowReport(query: Numbers, keys: Numbers, d: number, bandwidth: number): UnderflowReport;
   kernelNames(): string[];

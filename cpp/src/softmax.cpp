@@ -80,6 +80,14 @@ KERNEL_LENS_COLD RowMatrix naive_normalize(const MatrixRef& log_scores) {
   return weights;
 }
 
+KERNEL_LENS_COLD Vector row_sums(const MatrixRef& weights) {
+  check_finite(weights, "weights");
+  if (weights.rows() == 0) throw std::invalid_argument("weights must have at least one row");
+  Vector sums(weights.rows());
+  for (Eigen::Index r = 0; r < weights.rows(); ++r) sums(r) = row_sum(weights.row(r));
+  return sums;
+}
+
 KERNEL_LENS_COLD double max_row_sum_error(const MatrixRef& weights) {
   check_finite(weights, "weights");
   if (weights.rows() == 0) throw std::invalid_argument("weights must have at least one row");

@@ -20,6 +20,8 @@ test('ols-vs-nw prints the chapter weights and witness predictions at q = 1.5, h
   assert.equal(await page.getByTestId('nw-prediction').textContent(), '0.0010');
   assert.deepEqual(await column(page, 3), ['−0.1000', '0.0500', '0.2000', '0.3500', '0.5000']);
   assert.deepEqual(await column(page, 4), ['0.0010', '0.0206', '0.1520', '0.4132', '0.4132']);
+  // The chapter's "sum: 1.0" for both, from the core's pairwise row sums.
+  assert.deepEqual(await page.locator('.kl-table tfoot td').allTextContents(), ['', '1.0', '1.0']);
   assert.match(await page.locator('.kl-readout').textContent(), /target range \[0, 1\] — OLS leaves it/);
   assert.equal(await page.locator('.kl-strip__marker--ols.kl-strip__marker--outside').count(), 1);
   await screenshot(page, 'ols-vs-nw');

@@ -241,6 +241,14 @@ describe('attentionMap: the map figure\'s frame', () => {
 });
 
 describe('softmax helpers', () => {
+  test('rowSums adds each row in NumPy\'s pairwise order; a bad width is refused', () => {
+    assert.deepEqual(Array.from(kl.rowSums([0.25, 0.25, 0.5, 1, 2, 3], 3)), [1, 6]);
+    const weights = kl.attention([0.3, 1.7], chapter.chapter_keys, chapter.observed_values, 1, 1, 0.18).weights;
+    const sums = kl.rowSums(weights, 60);
+    assert.equal(Math.max(...Array.from(sums, (x) => Math.abs(x - 1))), kl.maxRowSumError(weights, 60));
+    assert.throws(() => kl.rowSums([1, 2, 3], 2), RangeError);
+  });
+
   test('rowSoftmax tolerates -Infinity; naiveNormalize returns NaN on underflow', () => {
     const weights = kl.rowSoftmax([0, -Infinity, Math.log(3), 1000, 1000, -Infinity], 3);
     assert.ok(Math.abs(weights[0] - 0.25) < 1e-15 && weights[1] === 0 && Math.abs(weights[2] - 0.75) < 1e-15);

@@ -163,6 +163,10 @@ val uniform_limit_js(const val& n) {
   return to_float64_array(uniform_limit(static_cast<Eigen::Index>(to_count(n, "n", 1, Limits::max_rows))));
 }
 
+val row_sums_js(const val& weights, const val& n) {
+  return to_float64_array(row_sums(to_matrix(weights, to_count(n, "n", 1, Limits::max_rows), "weights")));
+}
+
 val max_row_sum_error_js(const val& weights, const val& n) {
   return val(max_row_sum_error(to_matrix(weights, to_count(n, "n", 1, Limits::max_rows), "weights")));
 }
@@ -222,6 +226,7 @@ EMSCRIPTEN_BINDINGS(kernel_lens_core) {
   bind_function<bandwidth_from_temperature_js>("bandwidthFromTemperature", "temperature");
   bind_function<nearest_key_limit_js>("nearestKeyLimit", "query keys d");
   bind_function<uniform_limit_js>("uniformLimit", "n");
+  bind_function<row_sums_js>("rowSums", "weights n");
   bind_function<max_row_sum_error_js>("maxRowSumError", "weights n");
   bind_function<underflow_report_js>("underflowReport", "query keys d bandwidth");
   bind_function<kernel_names_js>("kernelNames", "");

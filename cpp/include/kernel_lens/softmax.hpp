@@ -36,6 +36,9 @@ RowMatrix softmax_with_temperature(const MatrixRef& scores, double temperature);
 /// textbook trap. Returns NaN where the denominator underflows to 0; never throws for that.
 RowMatrix naive_normalize(const MatrixRef& log_scores);
 
+/// \f$ \sum_i A_{ri} \f$ of every row (m), in NumPy's pairwise order: `weights.sum(axis=1)`.
+Vector row_sums(const MatrixRef& weights);
+
 /// \f$ \max_r |\sum_i A_{ri} - 1| \f$: how far the rows are from unit mass.
 double max_row_sum_error(const MatrixRef& weights);
 

@@ -127,6 +127,8 @@ export function dataTable(caption: string, header: readonly string[]): {
   element: HTMLDivElement;
   /// A `null` cell is left as it is (a cell holding a control the caller manages).
   setRows(rows: readonly (readonly (string | null)[])[]): void;
+  /// One summary row in the table's footer (e.g. column sums); null removes it.
+  setFooter(cells: readonly string[] | null): void;
 } {
   const table = document.createElement('table');
   table.className = 'kl-table';
@@ -141,6 +143,18 @@ export function dataTable(caption: string, header: readonly string[]): {
     head.append(cell);
   }
   const body = table.createTBody();
+  const fillRow = (tr: HTMLTableRowElement, cells: readonly (string | null)[]): void => {
+    cells.forEach((text, i) => {
+      let cell = tr.cells[i];
+      if (!cell) {
+        cell = document.createElement(i === 0 ? 'th' : 'td');
+        if (i === 0) (cell as HTMLTableCellElement).scope = 'row';
+        tr.append(cell);
+      }
+      if (text !== null) setText(cell, text);
+    });
+    while (tr.cells.length > cells.length) tr.deleteCell(-1);
+  };
   const element = document.createElement('div');
   element.className = 'kl-scroll';
   element.append(table);
@@ -150,20 +164,16 @@ export function dataTable(caption: string, header: readonly string[]): {
     /// Rows and cells are reused and only changed text is written, so a table refreshed on every
     /// frame of a drag costs little layout.
     setRows(rows) {
-      rows.forEach((cells, r) => {
-        const tr = body.rows[r] ?? body.insertRow();
-        cells.forEach((text, i) => {
-          let cell = tr.cells[i];
-          if (!cell) {
-            cell = document.createElement(i === 0 ? 'th' : 'td');
-            if (i === 0) (cell as HTMLTableCellElement).scope = 'row';
-            tr.append(cell);
-          }
-          if (text !== null) setText(cell, text);
-        });
-        while (tr.cells.length > cells.length) tr.deleteCell(-1);
-      });
+      rows.forEach((cells, r) => fillRow(body.rows[r] ?? body.insertRow(), cells));
       while (body.rows.length > rows.length) body.deleteRow(-1);
+    },
+    setFooter(cells) {
+      if (!cells) {
+        table.deleteTFoot();
+        return;
+      }
+      const foot = table.createTFoot();
+      fillRow(foot.rows[0] ?? foot.insertRow(), cells);
     },
   };
 }

@@ -40,6 +40,21 @@ export function scientific(x: number, digits = 2): string {
   return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
 }
 
+/// Python's repr of a float, as the chapter's print() shows it: 1 → "1.0", 0.9999999999999999 →
+/// "0.9999999999999999", 1e-05 → "1e-05" (the shortest text that reads back as the number).
+export function pythonFloat(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  const magnitude = Math.abs(x);
+  if (x !== 0 && (magnitude < 1e-4 || magnitude >= 1e16)) {
+    const [mantissa = '', exponent = '0'] = x.toExponential().split('e');
+    const power = Number(exponent);
+    return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  }
+  const text = String(x);
+  return Number.isInteger(x) ? `${text}.0` : text;
+}
+
 /// A name with a subscript index, as the chapter's $k_1$: indexed('k', 12) → "k₁₂".
 export function indexed(name: string, index: number): string {
   return name + [...String(index)].map((digit) => String.fromCodePoint(0x2080 + Number(digit))).join('');

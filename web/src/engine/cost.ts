@@ -146,6 +146,7 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
   naiveNormalize: (a) => softmax(a.length(0)),
   nearestKeyLimit: (a) => ({ ns: a.length(1) * 10, out: a.rows(1, a.size(2)) }),
   uniformLimit: (a) => ({ ns: a.size(0) * 5, out: a.size(0) }),
+  rowSums: (a) => ({ ns: a.length(0) * 5, out: a.length(0) / Math.max(a.size(1), 1) }),
   maxRowSumError: (a) => ({ ns: a.length(0) * 5, out: 1 }),
   underflowReport: (a) => ({ ns: a.length(1) * 100, out: a.rows(1, a.size(2)) }),
   interp: (a) => ({ ns: (a.length(0) + a.length(1)) * 20, out: a.length(0) }),

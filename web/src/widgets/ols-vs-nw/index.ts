@@ -2,7 +2,7 @@
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
 import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, tuple } from '../../core/format';
+import { fixed, pythonFloat, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -79,7 +79,8 @@ export default defineWidget({
     const targetsText = document.createElement('span');
     const readout = liveReadout('kl-readout', 'Targets ', targetsText, ': OLS predicts ', olsText, ', NW predicts ', nwText, '; ', rangeText);
 
-    const table = dataTable('Weights per key (each column sums to one)', ['key', 'target', 'OLS λ', 'NW α']);
+    const table = dataTable('Weights per key, and each column\'s sum as the chapter prints it', ['key', 'target', 'OLS λ', 'NW α']);
+    const sumsChannel = host.channel('sums');
     const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
     const query = querySlider(params.q, state.q, (q) => update({ q }));
 
@@ -137,6 +138,14 @@ export default defineWidget({
             fixed(nwResult.weights[i] ?? 0, 4),
           ]),
         );
+        // "sum: 1.0" for both, as the chapter's print(..., weights.sum()) shows them.
+        const sums = await sumsChannel.request([
+          call('rowSums', olsResult.weights, KEYS.length),
+          call('rowSums', nwResult.weights, KEYS.length),
+        ] as const);
+        if (!sums) return;
+        const [olsSum, nwSum] = sums;
+        table.setFooter(['sum', '', pythonFloat(olsSum[0] ?? Number.NaN), pythonFloat(nwSum[0] ?? Number.NaN)]);
       } catch (error) {
         host.showError(error);
       }
