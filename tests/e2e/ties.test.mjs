@@ -78,3 +78,10 @@ test('the bandwidth slider works from the keyboard and an invalid URL h falls ba
   await page.keyboard.press('PageDown');
   await waitForText(page.getByTestId('bandwidth'), /^(?!1\.00$)/);
 });
+
+test('the documented range is inclusive: ties?h=1e-6 (its minimum) starts there, not at the default', async () => {
+  const { page, errors } = await site.newPage(embedPath('ties', { h: '1e-6' }));
+  assert.equal(await waitForText(page.getByTestId('weights'), /\d/), '(0.5000, 0.5000, 0.0000)');
+  assert.doesNotMatch((await page.locator('.kl-widget__notes').textContent()) ?? '', /Invalid parameters/);
+  assert.deepEqual(errors, []);
+});

@@ -11,8 +11,6 @@ export interface NumberParam {
   scale: 'linear' | 'log';
   /// Slider step for linear scales.
   step?: number;
-  /// Values at or below `min` are refused when true (an open interval such as h > 0).
-  exclusiveMin?: boolean;
 }
 
 export interface IntegerParam {
@@ -70,7 +68,7 @@ export interface ParsedState<S extends Schema> {
 function expectation(spec: ParamSpec): string {
   switch (spec.kind) {
     case 'number':
-      return `a number in ${spec.exclusiveMin ? '(' : '['}${spec.min}, ${spec.max}]`;
+      return `a number in [${spec.min}, ${spec.max}]`;
     case 'integer':
       return `an integer in [${spec.min}, ${spec.max}]`;
     case 'enum':
@@ -88,8 +86,7 @@ function parseNumber(text: string): number | null {
 }
 
 function inRange(spec: NumberParam | NumberListParam | IntegerParam, x: number): boolean {
-  const aboveMin = spec.kind === 'number' && spec.exclusiveMin ? x > spec.min : x >= spec.min;
-  return Number.isFinite(x) && aboveMin && x <= spec.max;
+  return Number.isFinite(x) && x >= spec.min && x <= spec.max;
 }
 
 /// Longest part of a refused value that a note repeats; a link can carry thousands of characters.

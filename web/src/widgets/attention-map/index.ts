@@ -15,7 +15,7 @@ import './attention-map.css';
 const MAX_SIZE = 2048;
 
 const params = {
-  h: { kind: 'number', label: 'bandwidth h', default: 0.18, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.18, min: 0.01, max: 10, scale: 'log' },
   queries: { kind: 'integer', label: 'number of queries', default: 31, min: 2, max: MAX_SIZE },
   keys: { kind: 'integer', label: 'number of keys', default: 60, min: 2, max: MAX_SIZE },
   scale: { kind: 'enum', label: 'colour scale', default: 'linear', options: ['linear', 'log'] as const },

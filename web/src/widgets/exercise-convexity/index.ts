@@ -14,7 +14,7 @@ const TARGET_RANGE = { min: -5, max: 5 } as const;
 
 const params = {
   reveal: { kind: 'boolean', label: 'answer shown', default: false },
-  h: { kind: 'number', label: 'bandwidth h', default: 1, min: 0.05, max: 5, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 1, min: 0.05, max: 5, scale: 'log' },
   q: { kind: 'number', label: 'query q', default: 1.5, min: -3, max: 3, scale: 'linear', step: 0.05 },
   targets: { kind: 'numbers', label: 'targets', default: [1, 0, 0, 0, 0], ...TARGET_RANGE, minLength: 5, maxLength: 5 },
 } as const;

@@ -28,7 +28,7 @@ const TABLE: Record<Job, { regression: string; memory: string }> = {
 const params = {
   row: { kind: 'enum', label: 'selected job', default: 'query', options: ['none', ...JOBS] },
   q: { kind: 'number', label: 'query q', default: 3.5, min: 0, max: 6, scale: 'linear', step: 0.05 },
-  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.05, max: 5, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.05, max: 5, scale: 'log' },
 } as const;
 
 type BankState = StateOf<typeof params>;

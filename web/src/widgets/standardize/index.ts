@@ -14,7 +14,7 @@ import type { StandardizeExercise } from 'kernel-lens-wasm/kernel_lens.mjs';
 import './standardize.css';
 
 const params = {
-  h: { kind: 'number', label: 'bandwidth h', default: 0.5, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.5, min: 0.01, max: 10, scale: 'log' },
   scale2: { kind: 'number', label: 'unit of feature 2', default: 1000, min: 0.001, max: 1e6, scale: 'log' },
   scale: { kind: 'enum', label: 'colour scale', default: 'linear', options: ['linear', 'log'] as const },
 } as const;

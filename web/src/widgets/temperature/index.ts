@@ -9,7 +9,7 @@ import { defineWidget } from '../../core/widget';
 import { liveReadout, setText, testNode } from '../../core/readout';
 
 const params = {
-  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log', exclusiveMin: false },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log' },
   q: { kind: 'number', label: 'query q', default: 3.5, min: -2, max: 8, scale: 'linear', step: 0.05 },
   keys: { kind: 'numbers', label: 'key locations', default: [1, 3, 5], min: -2, max: 8, minLength: 1, maxLength: 8 },
 } as const;

@@ -17,7 +17,7 @@ const QUERY = [0] as const;
 const MAX_HISTORY = 24;
 
 const params = {
-  h: { kind: 'number', label: 'bandwidth h', default: 1, min: 1e-6, max: 10, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 1, min: 1e-6, max: 10, scale: 'log' },
 } as const;
 
 type TiesState = StateOf<typeof params>;

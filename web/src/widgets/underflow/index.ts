@@ -16,9 +16,9 @@ import './underflow.css';
 
 const params = {
   q: { kind: 'number', label: 'far query q', default: 1000, min: 1, max: 100000, scale: 'log' },
-  h: { kind: 'number', label: 'bandwidth h', default: 0.1, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.1, min: 0.01, max: 10, scale: 'log' },
   iq: { kind: 'number', label: 'identity query q', default: 0.37, min: -3, max: 3, scale: 'linear', step: 0.01 },
-  ih: { kind: 'number', label: 'identity bandwidth h', default: 0.28, min: 0.01, max: 10, scale: 'log', exclusiveMin: true },
+  ih: { kind: 'number', label: 'identity bandwidth h', default: 0.28, min: 0.01, max: 10, scale: 'log' },
 } as const;
 
 type UnderflowState = StateOf<typeof params>;

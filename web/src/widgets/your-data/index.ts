@@ -40,7 +40,7 @@ const params = {
     maxLength: MAX_URL_NUMBERS,
   },
   values: { kind: 'numbers', label: 'values', default: [1.5, 2.8, 1.8], min: -1e12, max: 1e12, minLength: 2, maxLength: MAX_URL_NUMBERS },
-  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.001, max: 1000, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.001, max: 1000, scale: 'log' },
   q: { kind: 'number', label: 'query q', default: 3.5, min: -1e12, max: 1e12, scale: 'linear' },
   kernel: { kind: 'enum', label: 'kernel', default: 'gaussian', options: KERNELS },
 } as const;
