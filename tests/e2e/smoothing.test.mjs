@@ -40,9 +40,9 @@ test('smoothing draws the chapter sample and matches NumPy at h = 0.05, 0.18, 0.
   assert.deepEqual(header.slice(1), reference.queries.map((q) => `q = ${minus(q)}`));
   const rows = await tableRows(page);
   assert.deepEqual(rows[0], ['truth f(q)', ...reference.truth.map(minus)]);
-  assert.deepEqual(rows[1], ['h = 0.0500', ...reference.predictions['0.05'].map(minus)]);
-  assert.deepEqual(rows[2], ['h = 0.180', ...reference.predictions['0.18'].map(minus)]);
-  assert.deepEqual(rows[3], ['h = 0.650', ...reference.predictions['0.65'].map(minus)]);
+  assert.deepEqual(rows[1], ['h = 0.05', ...reference.predictions['0.05'].map(minus)]);
+  assert.deepEqual(rows[2], ['h = 0.18', ...reference.predictions['0.18'].map(minus)]);
+  assert.deepEqual(rows[3], ['h = 0.65', ...reference.predictions['0.65'].map(minus)]);
   await page.waitForTimeout(200);
   await screenshot(page, 'smoothing');
   assert.deepEqual(errors, []);
@@ -66,7 +66,7 @@ test('dragging a bandwidth slider redraws its curve; bandwidths can be added and
   await waitForCurves(page, 2);
   await page.getByRole('button', { name: 'Remove bandwidth h1' }).click();
   await waitForCurves(page, 1);
-  assert.equal((await tableRows(page))[1][0], 'h = 0.300');
+  assert.equal((await tableRows(page))[1][0], 'h = 0.3');
   assert.deepEqual(errors, []);
 });
 

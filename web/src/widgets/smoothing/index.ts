@@ -2,7 +2,7 @@
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
 import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
+import { fixed, significant } from '../../core/format';
 import { call, keeping } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -139,7 +139,7 @@ export default defineWidget({
       table.setRows([
         ['truth f(q)', ...TABLE_INDICES.map((index) => fixed(current.truth[index] ?? Number.NaN, 4))],
         ...state.bandwidths.map((h, i) => [
-          `h = ${precise(h, 3)}`,
+          `h = ${significant(h, 3)}`,
           ...TABLE_INDICES.map((index) => (curves[i] ? fixed(curves[i]?.[index] ?? Number.NaN, 4) : '…')),
         ]),
       ]);
@@ -179,7 +179,7 @@ export default defineWidget({
             caption: `h${i + 1}`,
             spec: BANDWIDTH_SPEC,
             value: h,
-            format: (x) => precise(x, 3),
+            format: (x) => significant(x, 3),
             onInput: (x) => {
               state = { bandwidths: state.bandwidths.map((old, j) => (j === i ? x : old)) };
               host.setState({ bandwidths: state.bandwidths });
