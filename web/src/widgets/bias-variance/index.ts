@@ -22,7 +22,7 @@ const params = {
   keySeed: { kind: 'integer', label: 'key seed', default: 605012, min: 0, max: MAX_SEED },
   monteCarloSeed: { kind: 'integer', label: 'world seed', default: 605014, min: 0, max: MAX_SEED },
   ...laboratoryParams,
-  h: { kind: 'number', label: 'marker bandwidth h', default: 0.18, min: 0.01, max: 6, scale: 'log', exclusiveMin: true },
+  h: { kind: 'number', label: 'marker bandwidth h', default: 0.18, min: 0.01, max: 6, scale: 'log' },
 } as const;
 
 type AuditState = StateOf<typeof params>;
@@ -76,7 +76,8 @@ export default defineWidget({
     of the predictions around their mean is the variance. Measured against $f$ itself there is no
     irreducible-noise term:</p>
     <p>$$\\operatorname{MSE}=\\operatorname{bias}^2+\\operatorname{variance}.$$</p>
-    <p>Because each prediction is linear in the responses, the same design also has an exact
+    <p>Predicting a fresh noisy response instead would add the irreducible variance $\\sigma^2$ of
+    the noise ($0.25^2$ in the chapter's laboratory) to every row. Because each prediction is linear in the responses, the same design also has an exact
     population answer: $\\operatorname{bias}^2 = \\tfrac1m\\sum_r(\\vect{\\alpha}(q_r)^\\top f(\\matr{K}) - f(q_r))^2$
     and $\\operatorname{variance} = \\tfrac{\\sigma^2}{m}\\sum_r\\norm{\\vect{\\alpha}(q_r)}^2$, drawn
     dashed over a continuous range of $h$. The audit runs in the background one bandwidth at a
