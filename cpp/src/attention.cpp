@@ -16,10 +16,11 @@ namespace kernel_lens {
 namespace {
 
 /// Row of squared distances -> the h -> 0+ limit, in place: 1/t on the t nearest keys, 0 elsewhere.
-void nearest_limit_inplace(RowVectorOut distances) {
+KERNEL_LENS_COLD void nearest_limit_inplace(RowVectorOut distances) {
   const double nearest = distances.minCoeff();
-  const auto ties = static_cast<double>((distances.array() == nearest).count());
-  distances = (distances.array() == nearest).select(1.0 / ties, Eigen::RowVectorXd::Zero(distances.size()));
+  double ties = 0.0;
+  for (Eigen::Index i = 0; i < distances.size(); ++i) ties += distances(i) == nearest ? 1.0 : 0.0;
+  for (Eigen::Index i = 0; i < distances.size(); ++i) distances(i) = distances(i) == nearest ? 1.0 / ties : 0.0;
 }
 
 /// \f$ a_r B^\top \f$: row `r` of A times every row of B:(n,k), into out_row (n).
@@ -242,7 +243,7 @@ KERNEL_LENS_COLD UnderflowReport underflow_report(const VectorRef& query, const 
   report.log_scores.resize(keys.rows());
   for (Eigen::Index i = 0; i < keys.rows(); ++i)
     report.log_scores(i) = -0.5 * ((query.transpose() - keys.row(i)) / bandwidth).squaredNorm();
-  report.kernel_values = report.log_scores.array().unaryExpr([](double a) { return std::exp(a); });
+  report.kernel_values = report.log_scores.array().unaryExpr([](double a) { return detail::exp(a); });
   report.naive_denominator = pairwise_sum(report.kernel_values.data(), static_cast<std::size_t>(keys.rows()));
   report.naive_weights = report.kernel_values / report.naive_denominator;
   report.naive_all_finite = report.naive_weights.allFinite();

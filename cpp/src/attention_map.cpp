@@ -43,18 +43,27 @@ Eigen::Index bin_of(Eigen::Index i, Eigen::Index bins, Eigen::Index count) {
   return static_cast<Eigen::Index>((static_cast<std::int64_t>(i) * bins) / count);
 }
 
+/// ln x of a positive finite x from x = f 2^e, f in [0.5, 1): log1p(f - 1) + e ln 2, where f - 1 is
+/// exact. Within a few ulps, enough for colour thresholds; std::log would bring a second copy of
+/// a 4 kB table into the wasm module (log1p is there already).
+double natural_log(double x) {
+  int exponent = 0;
+  const double fraction = std::frexp(x, &exponent);
+  return std::log1p(fraction - 1.0) + exponent * 0.693147180559945309417232121458176568;
+}
+
 /// The palette level 0..255 of a pixel mean `v`, or 256 (the zero colour) where a log scale
 /// cannot place it. Linear: floor(256 t) of t = (v - low) / (high - low), clamped. Log: the number
-/// of thresholds low (high / low)^(k / 256), k = 1..255, at or below v (one log10 per threshold,
+/// of thresholds low (high / low)^(k / 256), k = 1..255, at or below v (one exp per threshold,
 /// not per pixel).
 class Levels {
  public:
   Levels(ColourScale scale, double low, double high) : scale_(scale), low_(low), span_(high - low) {
     if (scale != ColourScale::Log) return;
-    const double low10 = std::log10(low);
-    const double span10 = std::log10(high) - low10;
+    const double log_low = natural_log(low);
+    const double log_span = natural_log(high) - log_low;
     for (int k = 1; k < 256; ++k)
-      thresholds_[static_cast<std::size_t>(k)] = span10 > 0.0 ? std::pow(10.0, low10 + span10 * (k / 256.0)) : high;
+      thresholds_[static_cast<std::size_t>(k)] = log_span > 0.0 ? detail::exp(log_low + log_span * (k / 256.0)) : high;
   }
 
   int operator()(double v) const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernel_lens/cold.hpp"
+#include "kernel_lens/detail/vector_math.hpp"
 #include "kernel_lens/limits.hpp"
 
 namespace kernel_lens {
@@ -208,9 +209,10 @@ double NumpyRandom::next_double() {
 }
 
 double NumpyRandom::next_standard_normal() {
-  using detail::ziggurat_fi;
-  using detail::ziggurat_ki;
   using detail::ziggurat_wi;
+  static const detail::ZigguratTables& tables = detail::ziggurat_tables();
+  const std::uint64_t* const ziggurat_ki = tables.ki;
+  const double* const ziggurat_fi = tables.fi;
   for (;;) {
     std::uint64_t r = next_uint64();
     const int layer = static_cast<int>(r & 0xff);
@@ -230,7 +232,7 @@ double NumpyRandom::next_standard_normal() {
     }
     const double u = next_double();
     if ((ziggurat_fi[layer - 1] - ziggurat_fi[layer]) * u + ziggurat_fi[layer] <
-        std::exp(-0.5 * x * x))
+        detail::exp(-0.5 * x * x))
       return x;
   }
 }

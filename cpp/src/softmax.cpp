@@ -75,7 +75,7 @@ KERNEL_LENS_COLD RowMatrix naive_normalize(const MatrixRef& log_scores) {
   check_scores(log_scores, "logScores");
   check_cells(static_cast<std::size_t>(log_scores.rows()), static_cast<std::size_t>(log_scores.cols()),
               "logScores");
-  RowMatrix weights = log_scores.array().unaryExpr([](double s) { return std::exp(s); });
+  RowMatrix weights = log_scores.array().unaryExpr([](double s) { return detail::exp(s); });
   for (Eigen::Index r = 0; r < weights.rows(); ++r) weights.row(r).array() /= row_sum(weights.row(r));
   return weights;
 }

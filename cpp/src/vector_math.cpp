@@ -4,6 +4,14 @@
 #include <cstring>
 #include <limits>
 
+// The scalar tail of a two-lane loop runs at most three times: the compiler's own vectoriser and
+// unroller would only turn it into more code (several kB of the wasm module), not more speed.
+#if defined(__clang__)
+#define KERNEL_LENS_REMAINDER_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+#else
+#define KERNEL_LENS_REMAINDER_LOOP
+#endif
+
 namespace kernel_lens::detail {
 
 namespace {
@@ -62,7 +70,68 @@ f64x2 exp_lanes(f64x2 x) {
   return scale + scale * tmp;
 }
 
+std::uint64_t bits_of(double x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+double from_bits(std::uint64_t bits) {
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+/// The library's special case of 2^(k/128) (1 + tmp) where the scale's exponent field would leave
+/// the normal range (|x| >= 512): scaled by 2^1009 on the way up; on the way down rounded once, at
+/// the subnormal precision, so no double rounding.
+double exp_scaled(double tmp, std::uint64_t scale_bits, std::uint64_t ki) {
+  if ((ki & 0x80000000) == 0) {
+    const double scale = from_bits(scale_bits - (1009ull << 52));
+    return 0x1p1009 * (scale + scale * tmp);
+  }
+  const double scale = from_bits(scale_bits + (1022ull << 52));
+  double y = scale + scale * tmp;
+  if (y < 1.0) {
+    double lo = scale - y + scale * tmp;
+    const double hi = 1.0 + y;
+    lo = 1.0 - hi + y + lo;
+    y = (hi + lo) - 1.0;
+    if (y == 0.0) y = 0.0;  // never -0
+  }
+  return 0x1p-1022 * y;
+}
+
 }  // namespace
+
+double exp(double x) {
+  constexpr std::uint32_t top_tiny = 0x3c9;  // exponent field of 2^-54: below it e^x rounds to 1 + x
+  constexpr std::uint32_t top_512 = 0x408;
+  constexpr std::uint32_t top_1024 = 0x409;
+  std::uint32_t abstop = static_cast<std::uint32_t>(bits_of(x) >> 52) & 0x7ff;
+  if (abstop - top_tiny >= top_512 - top_tiny) {
+    if (abstop - top_tiny >= 0x80000000u) return 1.0 + x;  // |x| < 2^-54, 0 included
+    if (abstop >= top_1024) {
+      if (x == -std::numeric_limits<double>::infinity()) return 0.0;
+      if (abstop >= 0x7ff) return 1.0 + x;  // +inf, NaN
+      return bits_of(x) >> 63 ? 0.0 : std::numeric_limits<double>::infinity();
+    }
+    abstop = 0;  // 512 <= |x| < 1024: the scale is fixed up below
+  }
+  double kd = inv_ln2_n * x;
+  kd = kd + shifter;
+  const std::uint64_t ki = bits_of(kd);
+  kd = kd - shifter;
+  const double r = x + kd * neg_ln2_hi_n + kd * neg_ln2_lo_n;
+  const std::size_t index = static_cast<std::size_t>(ki % exp_table_size) * 2;
+  const double tail = table_double(index);
+  const std::uint64_t scale_bits = exp_table[index + 1] + (ki << 45);
+  const double r2 = r * r;
+  const double tmp = tail + r + r2 * (c2 + r * c3) + r2 * r2 * (c4 + r * c5);
+  if (abstop == 0) return exp_scaled(tmp, scale_bits, ki);
+  const double scale = from_bits(scale_bits);
+  return scale + scale * tmp;
+}
 
 void exp_inplace(double* x, std::size_t n, double shift) {
   std::size_t i = 0;
@@ -72,13 +141,14 @@ void exp_inplace(double* x, std::size_t n, double shift) {
     std::memcpy(&bits, &v, sizeof bits);
     const u64x2 exponent = bits & exponent_mask;
     if (exponent[0] >= large_exponent || exponent[1] >= large_exponent) {
-      x[i] = std::exp(v[0]);
-      x[i + 1] = std::exp(v[1]);
+      x[i] = exp(v[0]);
+      x[i + 1] = exp(v[1]);
       continue;
     }
     store(x + i, exp_lanes(v));
   }
-  for (; i < n; ++i) x[i] = std::exp(x[i] - shift);
+  KERNEL_LENS_REMAINDER_LOOP
+  for (; i < n; ++i) x[i] = exp(x[i] - shift);
 }
 
 double max_of(const double* x, std::size_t n) {
@@ -94,6 +164,7 @@ double max_of(const double* x, std::size_t n) {
   }
   m0 = m1 > m0 ? m1 : m0;
   double m = m0[0] > m0[1] ? m0[0] : m0[1];
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) m = x[i] > m ? x[i] : m;
   return m;
 }
@@ -101,6 +172,7 @@ double max_of(const double* x, std::size_t n) {
 void divide_inplace(double* x, std::size_t n, double divisor) {
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) store(x + i, load(x + i) / divisor);
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) x[i] /= divisor;
 }
 
@@ -114,6 +186,7 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
     m = v > m ? v : m;
   }
   double largest = m[0] > m[1] ? m[0] : m[1];
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) {
     out[i] = -in[i] / divisor;
     largest = out[i] > largest ? out[i] : largest;
@@ -134,6 +207,7 @@ double divide_dot(double* x, std::size_t n, double divisor, const double* b) {
     s1 = s1 + a1 * load(b + i + 2);
   }
   double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) {
     x[i] /= divisor;
     sum += x[i] * b[i];
@@ -164,6 +238,7 @@ void extend_range(const double* x, std::size_t n, ValueRange& range) {
     range.smallest_positive = positive[lane] < range.smallest_positive ? positive[lane] : range.smallest_positive;
     range.zero = range.zero || zeros[lane] != 0;
   }
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) {
     const double v = x[i];
     range.lowest = v < range.lowest ? v : range.lowest;
@@ -176,6 +251,7 @@ void extend_range(const double* x, std::size_t n, ValueRange& range) {
 void add_inplace(double* sums, const double* x, std::size_t n) {
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) store(sums + i, load(sums + i) + load(x + i));
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) sums[i] += x[i];
 }
 
@@ -188,6 +264,7 @@ double dot(const double* a, const double* b, std::size_t n) {
     s1 = s1 + load(a + i + 2) * load(b + i + 2);
   }
   double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+  KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) sum += a[i] * b[i];
   return sum;
 }

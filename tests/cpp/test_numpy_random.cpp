@@ -6,6 +6,7 @@
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
 #include "lab_fixture.hpp"
+#include "ziggurat_published.hpp"
 
 using kernel_lens::NumpyRandom;
 using kernel_lens::Vector;
@@ -22,6 +23,15 @@ long first_mismatch(const Vector& draws, const std::vector<std::uint64_t>& expec
 }
 
 }  // namespace
+
+TEST_CASE("the derived ziggurat tables are NumPy's published ki_double and fi_double, entry for entry", "[random]") {
+  const auto& tables = kernel_lens::detail::ziggurat_tables();
+  for (int i = 0; i < 256; ++i) {
+    INFO("layer " << i);
+    CHECK(tables.ki[i] == published_ziggurat_ki[i]);
+    CHECK(bits_of(tables.fi[i]) == bits_of(published_ziggurat_fi[i]));
+  }
+}
 
 TEST_CASE("SeedSequence words match NumPy's generate_state", "[random]") {
   for (const auto& stream : random_fixture()["streams"]) {

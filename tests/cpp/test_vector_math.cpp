@@ -12,7 +12,7 @@
 
 using namespace kernel_lens;
 
-TEST_CASE("exp_inplace is std::exp to within 1 ulp over the scores' range and the special values", "[vector_math]") {
+TEST_CASE("exp_inplace and exp are std::exp to within 1 ulp over the scores' range and the special values", "[vector_math]") {
   // Natively the C library may be glibc's FMA variant of the same algorithm (1 ulp apart in about
   // 3 results in 10,000); the wasm build's std::exp is matched bit for bit (tests/wasm/exp.test.mjs).
   for (const double shift : {0.0, 0.75, -3.5}) {
@@ -20,7 +20,31 @@ TEST_CASE("exp_inplace is std::exp to within 1 ulp over the scores' range and th
     INFO("shift " << shift << ": " << result.differing << " of " << result.count << " differ");
     CHECK(result.max_ulps <= 1);
     CHECK(result.differing <= result.count / 1000);
+    INFO("scalar exp: " << result.scalar_differing << " differ");
+    CHECK(result.scalar_max_ulps <= 1);
+    CHECK(result.scalar_differing <= result.count / 1000);
   }
+}
+
+TEST_CASE("the scalar exp's special cases", "[vector_math]") {
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  CHECK(detail::exp(0.0) == 1.0);
+  CHECK(detail::exp(-0.0) == 1.0);
+  CHECK(detail::exp(1e-300) == 1.0);
+  CHECK(detail::exp(-infinity) == 0.0);
+  CHECK(!std::signbit(detail::exp(-infinity)));
+  CHECK(detail::exp(infinity) == infinity);
+  CHECK(std::isnan(detail::exp(std::numeric_limits<double>::quiet_NaN())));
+  CHECK(detail::exp(709.79) == infinity);
+  CHECK(detail::exp(1e6) == infinity);
+  CHECK(detail::exp(-746.0) == 0.0);
+  CHECK(detail::exp(-1e6) == 0.0);
+  CHECK(detail::exp(-745.1332191019411) == std::numeric_limits<double>::denorm_min());
+  CHECK(detail::exp(709.782712893384) == Approx(1.7976931348622732e308).epsilon(1e-15));
+  const double subnormal = detail::exp(-740.0);  // 4.2e-322, rounded once at the subnormal precision
+  CHECK(subnormal > 0.0);
+  CHECK(subnormal < std::numeric_limits<double>::min());
+  CHECK(testing::ulp_distance(subnormal, std::exp(-740.0)) <= 1);
 }
 
 TEST_CASE("exp_inplace handles every length, including an odd tail", "[vector_math]") {

@@ -1,5 +1,5 @@
 #pragma once
-// Compares detail::exp_inplace with std::exp over the range attention's shifted scores take
+// Compares detail::exp_inplace and detail::exp with std::exp over the range attention's shifted scores take
 // (x <= 0, down to -inf) plus special values and positive arguments, ulp by ulp. Shared by the
 // native Catch2 test (tests/cpp/test_vector_math.cpp) and the wasm check (tests/exp/wasm_exp_check.cpp,
 // run in Node by tests/wasm/exp.test.mjs).
@@ -16,8 +16,10 @@ namespace kernel_lens::testing {
 
 struct ExpComparison {
   std::size_t count = 0;
-  std::size_t differing = 0;  ///< results whose bits differ from std::exp's
+  std::size_t differing = 0;  ///< results of exp_inplace whose bits differ from std::exp's
   std::uint64_t max_ulps = 0; ///< largest distance in units in the last place
+  std::size_t scalar_differing = 0;  ///< the same for the scalar detail::exp
+  std::uint64_t scalar_max_ulps = 0;
 };
 
 inline std::uint64_t ulp_distance(double a, double b) {
@@ -32,7 +34,8 @@ inline std::uint64_t ulp_distance(double a, double b) {
 }
 
 /// `count` arguments from a fixed seed: uniform on [-760, 0] (the softmax's range, subnormal and
-/// zero results included), small magnitudes around 0, a few positive ones, and the special values.
+/// zero results included), small magnitudes around 0 and up to 1e6 either side (overflow, tiny
+/// arguments), uniform on [-720, 720], and the special values.
 inline ExpComparison compare_exp_with_std(std::size_t count, double shift = 0.0) {
   std::mt19937_64 rng(20261201);
   std::uniform_real_distribution<double> wide(-760.0, 0.0);
@@ -56,9 +59,13 @@ inline ExpComparison compare_exp_with_std(std::size_t count, double shift = 0.0)
   ExpComparison result;
   result.count = count;
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t ulps = ulp_distance(y[i], std::exp(x[i] - shift));
+    const double expected = std::exp(x[i] - shift);
+    const std::uint64_t ulps = ulp_distance(y[i], expected);
     if (ulps != 0) ++result.differing;
     if (ulps > result.max_ulps) result.max_ulps = ulps;
+    const std::uint64_t scalar_ulps = ulp_distance(detail::exp(x[i] - shift), expected);
+    if (scalar_ulps != 0) ++result.scalar_differing;
+    if (scalar_ulps > result.scalar_max_ulps) result.scalar_max_ulps = scalar_ulps;
   }
   return result;
 }

@@ -1,5 +1,6 @@
 // Built into the wasm build folder (CMakeLists.txt) and run in Node by tests/wasm/exp.test.mjs:
-// prints how many of detail::exp_inplace's results differ from the wasm build's own std::exp.
+// prints how many of detail::exp_inplace's and detail::exp's results differ from the wasm build's own
+// std::exp.
 #include <cstdio>
 
 #include "exp_check.hpp"
@@ -7,8 +8,10 @@
 int main() {
   for (const double shift : {0.0, 0.75, -3.5}) {
     const auto result = kernel_lens::testing::compare_exp_with_std(1 << 21, shift);
-    std::printf("{\"shift\": %g, \"count\": %zu, \"differing\": %zu, \"maxUlps\": %llu}\n", shift, result.count,
-                result.differing, static_cast<unsigned long long>(result.max_ulps));
+    std::printf("{\"shift\": %g, \"count\": %zu, \"differing\": %zu, \"maxUlps\": %llu, \"scalarDiffering\": %zu, "
+                "\"scalarMaxUlps\": %llu}\n",
+                shift, result.count, result.differing, static_cast<unsigned long long>(result.max_ulps),
+                result.scalar_differing, static_cast<unsigned long long>(result.scalar_max_ulps));
   }
   return 0;
 }

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { wasmDir } from './load.mjs';
 
-test('exp_inplace equals std::exp bit for bit in the wasm build', () => {
+test('exp_inplace and the scalar exp equal std::exp bit for bit in the wasm build', () => {
   const program = path.join(wasmDir, 'kernel_lens_exp_check.cjs');
   assert.ok(fs.existsSync(program), `${program} is missing: run npm run build:wasm`);
   const output = execFileSync(process.execPath, ['--no-experimental-fetch', program], { encoding: 'utf8' });
@@ -18,5 +18,7 @@ test('exp_inplace equals std::exp bit for bit in the wasm build', () => {
   for (const line of lines) {
     assert.equal(line.count, 2 ** 21);
     assert.equal(line.differing, 0, `shift ${line.shift}: ${line.differing} results differ (largest ${line.maxUlps} ulp)`);
+    assert.equal(line.scalarDiffering, 0,
+      `shift ${line.shift}: ${line.scalarDiffering} scalar results differ (largest ${line.scalarMaxUlps} ulp)`);
   }
 });

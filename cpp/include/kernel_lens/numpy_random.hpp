@@ -58,9 +58,17 @@ class NumpyRandom {
 };
 
 namespace detail {
-extern const std::uint64_t ziggurat_ki[256];
+/// NumPy's layer widths scaled by 2^-52 (wi_double): x = magnitude * wi[i].
 extern const double ziggurat_wi[256];
-extern const double ziggurat_fi[256];
+/// NumPy's acceptance thresholds (ki_double) and edge densities (fi_double), derived from the
+/// widths exactly as published (cpp/src/ziggurat_tables.cpp).
+struct ZigguratTables {
+  ZigguratTables();
+  std::uint64_t ki[256];
+  double fi[256];
+};
+/// Built on first use.
+const ZigguratTables& ziggurat_tables();
 }  // namespace detail
 
 }  // namespace kernel_lens

@@ -10,7 +10,12 @@
 /// Accuracy: below 0.52 ulp of the exact \f$ e^x \f$; against std::exp over the scores' whole
 /// range (x <= 0 down to -inf), no difference at all in the wasm build, and at most 1 ulp natively
 /// where glibc picks its FMA variant (both tested: tests/cpp/test_vector_math.cpp and
-/// tests/wasm/core.test.mjs). Lanes with |x| >= 512, infinities and NaN take std::exp itself.
+/// tests/wasm/core.test.mjs). Lanes with |x| >= 512, infinities and NaN take the scalar exp().
+///
+/// exp() is the same function one argument at a time over the whole double range, with the
+/// library's special cases (overflow to inf, results in the subnormal range rounded once, +-0 and
+/// tiny arguments, inf, NaN). The core calls it wherever it needs e^x, never std::exp: native and
+/// wasm builds then agree bit for bit, and the wasm module carries one copy of the table, not two.
 #include <cstddef>
 #include <cstdint>
 
@@ -18,6 +23,9 @@ namespace kernel_lens::detail {
 
 inline constexpr std::size_t exp_table_size = 128;
 extern const std::uint64_t exp_table[2 * exp_table_size];
+
+/// e^x, bit for bit the wasm build's std::exp (see above).
+double exp(double x);
 
 /// In place: x_i <- e^{x_i - shift} for i < n (the subtraction rounded first, as written).
 void exp_inplace(double* x, std::size_t n, double shift = 0.0);
