@@ -257,12 +257,23 @@ export interface KernelLensLabModule {
   /// (`fitted`), its prediction from the others (`heldOut`, NaN where a compact kernel leaves none)
   /// and their mean squared error (`mse`, looCurve's value at that bandwidth).
   looFit(keys: Numbers, values: Numbers, d: number, bandwidth: number, kernel?: KernelName): LooFit;
+  /// Local linear regression as weights: at each query a kernel-weighted line through the keys;
+  /// weights (m·n) are the equivalent kernel e₁ᵀ(X̃ᵀWX̃)⁻¹X̃ᵀW (rows sum to one, entries may be
+  /// negative), outputs (m·p) their mix of the values (p = values.length / n), fallbackRows the
+  /// rows whose weighted design was numerically singular and hold the NW weights instead. d ≤ 8.
+  localLinear(queries: Numbers, keys: Numbers, values: Numbers, d: number, bandwidth: number, kernel?: KernelName): LocalLinear;
   bandwidthSelection(config?: Partial<ChapterConfig>): unknown;
   standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
   /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
   gridMinimum(bandwidths: Numbers, risks: Numbers): GridMinimum;
   /// The laboratory module's memory use.
   labMemoryUsage(): MemoryUsage;
+}
+
+export interface LocalLinear {
+  weights: Float64Array;
+  outputs: Float64Array;
+  fallbackRows: number[];
 }
 
 export interface LooFit {

@@ -163,6 +163,13 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
   },
   biasVarianceSweep: (a) => sweep(a.field(0, 'worlds', LAB_DEFAULTS.worlds), a.field(0, 'keys', LAB_DEFAULTS.keys),
     a.field(0, 'queries', LAB_DEFAULTS.queries), a.field(0, 'bandwidths', LAB_DEFAULTS.bandwidths)),
+  localLinear: (a) => {
+    const d = a.size(3);
+    const m = a.rows(0, d);
+    const n = a.rows(1, d);
+    // The NW rows, then per query a weighted covariance and a (d+1)² eigenproblem.
+    return { ns: pairs(m, n, d, 1) + m * (n * (d + 1) * (d + 1) * PAIR_FEATURE_NS + 2_000 * (d + 1) ** 3), out: m * n };
+  },
   looCurve: (a) => {
     const d = a.size(2);
     const n = a.rows(0, d);

@@ -1,0 +1,78 @@
+// Local linear regression as weights on the targets, against NumPy's directly solved weighted
+// least squares (tests/fixtures/local_linear.json, scripts/gen_fixtures_local_linear.py).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "core_fixture.hpp"
+#include "kernel_lens/local_linear.hpp"
+
+using namespace kernel_lens;
+using namespace kernel_lens::testing;
+
+namespace {
+const nlohmann::json& fixture() {
+  static const nlohmann::json loaded = [] {
+    std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/local_linear.json");
+    return nlohmann::json::parse(in);
+  }();
+  return loaded;
+}
+}  // namespace
+
+TEST_CASE("local linear weights and outputs agree with NumPy's weighted least squares to 1e-10",
+          "[local_linear][numpy]") {
+  for (const auto& example : fixture()["cases"]) {
+    const auto d = example["d"].get<Eigen::Index>();
+    const auto p = example["p"].get<Eigen::Index>();
+    const RowMatrix queries = matrix(example["queries"], d);
+    const RowMatrix keys = matrix(example["keys"], d);
+    const auto kernel = parse_kernel(example["kernel"].get<std::string>());
+    INFO(example["kernel"].get<std::string>() << ", d = " << d << ", h = " << example["bandwidth"].get<double>());
+    const auto result = local_linear(queries, keys, matrix(example["values"], p), example["bandwidth"].get<double>(), kernel);
+    CHECK(result.fallback_rows.empty());
+    CHECK(max_abs_difference(result.weights, matrix(example["weights"], keys.rows())) < 1e-10);
+    CHECK(max_abs_difference(result.outputs, matrix(example["outputs"], p)) < 1e-10);
+    for (Eigen::Index r = 0; r < queries.rows(); ++r)
+      CHECK(std::abs(result.weights.row(r).sum() - 1.0) < 1e-12 * std::max(1.0, result.weights.row(r).cwiseAbs().sum()));
+  }
+}
+
+TEST_CASE("at the boundary NW's weights are one-sided and local linear's go negative", "[local_linear]") {
+  const auto& example = fixture()["boundary"];
+  const RowMatrix keys = matrix(example["keys"], 1);
+  const auto result = local_linear(matrix(example["queries"], 1), keys, matrix(example["values"], 1),
+                                   example["bandwidth"].get<double>());
+  CHECK(result.fallback_rows.empty());
+  CHECK(max_abs_difference(result.weights, matrix(example["weights"], keys.rows())) < 1e-10);
+  CHECK(max_abs_difference(result.outputs, matrix(example["outputs"], 1)) < 1e-10);
+  CHECK(result.weights.row(0).minCoeff() < -0.05);  // the edge query: negative weights cancel the slope
+  const RowMatrix nw = attention_weights(matrix(example["queries"], 1), keys, example["bandwidth"].get<double>());
+  CHECK(nw.minCoeff() >= 0.0);
+}
+
+TEST_CASE("a far query that one key dominates falls back to the NW weights and is listed", "[local_linear]") {
+  const auto& example = fixture()["far"];
+  const RowMatrix keys = matrix(example["keys"], 1);
+  const RowMatrix queries = matrix(example["queries"], 1);
+  const auto result = local_linear(queries, keys, matrix(example["values"], 1), example["bandwidth"].get<double>());
+  REQUIRE(result.fallback_rows == std::vector<Eigen::Index>{1});
+  const RowMatrix nw = attention_weights(queries, keys, example["bandwidth"].get<double>());
+  CHECK(result.weights.row(1) == nw.row(1));
+  CHECK(max_abs_difference(result.weights.row(1), matrix(example["nw_weights"], keys.rows()).row(1)) < 1e-12);
+}
+
+TEST_CASE("local_linear validates as attention does, and caps d at 8", "[local_linear][validation]") {
+  const RowMatrix keys = RowMatrix::Random(12, 9);
+  CHECK_THROWS_WITH(local_linear(keys.topRows(2), keys, RowMatrix::Ones(12, 1), 1.0),
+                    "d is 9; local linear regression takes at most 8 features");
+  const RowMatrix one = RowMatrix::Ones(3, 1);
+  CHECK_THROWS_WITH(local_linear(one, one, one, 0.0), Catch::Contains("bandwidth must be positive and finite"));
+  CHECK_THROWS_AS(local_linear(RowMatrix::Constant(1, 1, 10.0), RowMatrix::Zero(3, 1), one, 1.0, Kernel::Epanechnikov),
+                  std::domain_error);
+  // Three identical keys: the line is undetermined everywhere, every row is NW's.
+  const auto flat = local_linear(RowMatrix::Constant(2, 1, 0.5), RowMatrix::Zero(3, 1), one, 1.0);
+  CHECK(flat.fallback_rows == std::vector<Eigen::Index>{0, 1});
+  CHECK(flat.outputs(0, 0) == 1.0);
+}
