@@ -262,6 +262,18 @@ export interface KernelLensLabModule {
   /// negative), outputs (m·p) their mix of the values (p = values.length / n), fallbackRows the
   /// rows whose weighted design was numerically singular and hold the NW weights instead. d ≤ 8.
   localLinear(queries: Numbers, keys: Numbers, values: Numbers, d: number, bandwidth: number, kernel?: KernelName): LocalLinear;
+  /// Both smoothers on a fixed design, exactly: per query, bias = w·f(K) − f(q) and
+  /// sd = noise·‖w‖ (Var f̂(q) = σ² Σ wᵢ²), for NW (attention's weights) and local linear.
+  smootherAudit(
+    queries: Numbers,
+    keys: Numbers,
+    d: number,
+    truthAtKeys: Numbers,
+    truthAtQueries: Numbers,
+    noise: number,
+    bandwidth: number,
+    kernel?: KernelName,
+  ): SmootherAudit;
   bandwidthSelection(config?: Partial<ChapterConfig>): unknown;
   standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
   /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
@@ -273,6 +285,17 @@ export interface KernelLensLabModule {
 export interface LocalLinear {
   weights: Float64Array;
   outputs: Float64Array;
+  fallbackRows: number[];
+}
+
+export interface SmootherErrors {
+  bias: Float64Array;
+  sd: Float64Array;
+}
+
+export interface SmootherAudit {
+  nadarayaWatson: SmootherErrors;
+  localLinear: SmootherErrors;
   fallbackRows: number[];
 }
 

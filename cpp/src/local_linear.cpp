@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "kernel_lens/limits.hpp"
+
 namespace kernel_lens {
 
 namespace {
@@ -140,6 +142,37 @@ LocalLinearResult local_linear(const MatrixRef& queries, const MatrixRef& keys, 
     if (!local_linear_row(keys, queries.row(r), result.weights.row(r))) result.fallback_rows.push_back(r);
   result.outputs = mix_values(result.weights, values);
   return result;
+}
+
+namespace {
+
+SmootherErrors errors_of(const RowMatrix& weights, const VectorRef& truth_at_keys, const VectorRef& truth_at_queries,
+                         double noise) {
+  SmootherErrors errors;
+  errors.bias = mix_value_column(weights, truth_at_keys) - truth_at_queries;
+  errors.sd = noise * weights.rowwise().norm();
+  return errors;
+}
+
+}  // namespace
+
+SmootherAudit smoother_audit(const MatrixRef& queries, const MatrixRef& keys, const VectorRef& truth_at_keys,
+                             const VectorRef& truth_at_queries, double noise, double bandwidth, Kernel kernel) {
+  if (truth_at_keys.size() != keys.rows())
+    throw std::invalid_argument("truthAtKeys has " + std::to_string(truth_at_keys.size()) + " numbers for " +
+                                std::to_string(keys.rows()) + " keys; expected one per key");
+  if (truth_at_queries.size() != queries.rows())
+    throw std::invalid_argument("truthAtQueries has " + std::to_string(truth_at_queries.size()) + " numbers for " +
+                                std::to_string(queries.rows()) + " queries; expected one per query");
+  if (!(noise >= 0.0 && std::isfinite(noise)))
+    throw std::domain_error("noise must be a finite standard deviation >= 0, got " + format_number(noise));
+  if (!truth_at_queries.allFinite()) throw std::domain_error("truthAtQueries must be finite numbers");
+  const LocalLinearResult line = local_linear(queries, keys, truth_at_keys, bandwidth, kernel);
+  SmootherAudit audit;
+  audit.nadaraya_watson = errors_of(attention_weights(queries, keys, bandwidth, kernel), truth_at_keys, truth_at_queries, noise);
+  audit.local_linear = errors_of(line.weights, truth_at_keys, truth_at_queries, noise);
+  audit.fallback_rows = line.fallback_rows;
+  return audit;
 }
 
 }  // namespace kernel_lens

@@ -76,3 +76,33 @@ TEST_CASE("local_linear validates as attention does, and caps d at 8", "[local_l
   CHECK(flat.fallback_rows == std::vector<Eigen::Index>{0, 1});
   CHECK(flat.outputs(0, 0) == 1.0);
 }
+
+TEST_CASE("smoother_audit: each smoother's exact bias and standard deviation from its weights", "[local_linear]") {
+  const auto& example = fixture()["boundary"];
+  const RowMatrix keys = matrix(example["keys"], 1);
+  const RowMatrix queries = Vector::LinSpaced(7, -0.2, 1.2);
+  const Vector truth_at_keys = keys.col(0).array().sin();
+  const Vector truth_at_queries = queries.col(0).array().sin();
+  const double h = example["bandwidth"].get<double>();
+  const auto audit = smoother_audit(queries, keys, truth_at_keys, truth_at_queries, 0.25, h);
+  const RowMatrix nw = attention_weights(queries, keys, h);
+  const RowMatrix line = local_linear(queries, keys, truth_at_keys, h).weights;
+  for (Eigen::Index r = 0; r < queries.rows(); ++r) {
+    CHECK(audit.nadaraya_watson.bias(r) == Approx(nw.row(r).dot(truth_at_keys) - truth_at_queries(r)).margin(1e-15));
+    CHECK(audit.local_linear.bias(r) == Approx(line.row(r).dot(truth_at_keys) - truth_at_queries(r)).margin(1e-15));
+    CHECK(audit.nadaraya_watson.sd(r) == Approx(0.25 * std::sqrt(nw.row(r).squaredNorm())).epsilon(1e-14));
+    CHECK(audit.local_linear.sd(r) == Approx(0.25 * std::sqrt(line.row(r).squaredNorm())).epsilon(1e-14));
+  }
+  // Beyond the edges NW is pulled toward the interior (sin is increasing there); the line follows.
+  CHECK(std::abs(audit.local_linear.bias(0)) < std::abs(audit.nadaraya_watson.bias(0)));
+  CHECK(std::abs(audit.local_linear.bias(6)) < std::abs(audit.nadaraya_watson.bias(6)));
+  // A line costs variance: its weights are spread further from the convex ones.
+  CHECK(audit.local_linear.sd(0) > audit.nadaraya_watson.sd(0));
+  CHECK(audit.fallback_rows.empty());
+  CHECK_THROWS_WITH(smoother_audit(queries, keys, truth_at_keys.head(3), truth_at_queries, 0.25, h),
+                    Catch::Contains("truthAtKeys has 3 numbers for 11 keys"));
+  CHECK_THROWS_WITH(smoother_audit(queries, keys, truth_at_keys, truth_at_queries.head(2), 0.25, h),
+                    Catch::Contains("truthAtQueries has 2 numbers for 7 queries"));
+  CHECK_THROWS_WITH(smoother_audit(queries, keys, truth_at_keys, truth_at_queries, -1.0, h),
+                    Catch::Contains("noise must be a finite standard deviation"));
+}

@@ -61,3 +61,25 @@ test('bad input gets a clear error', () => {
   const nine = Array.from({ length: 9 * 10 }, (_, i) => Math.sin(i));
   assert.throws(() => kl.localLinear(nine.slice(0, 9), nine, nine.slice(0, 10), 9, 0.5), /at most 8 features/);
 });
+
+test('smootherAudit: exact bias and sd from each smoother\'s weights, and its refusals', () => {
+  const c = fixture.boundary;
+  const queries = [-0.2, 0, 0.5, 1, 1.2];
+  const truthAtKeys = c.keys.map(Math.sin);
+  const truthAtQueries = queries.map(Math.sin);
+  const audit = kl.smootherAudit(queries, c.keys, 1, truthAtKeys, truthAtQueries, 0.25, c.bandwidth);
+  const n = c.keys.length;
+  const nw = kl.attention(queries, c.keys, truthAtKeys, 1, 1, c.bandwidth);
+  const line = kl.localLinear(queries, c.keys, truthAtKeys, 1, c.bandwidth);
+  for (let r = 0; r < queries.length; r += 1) {
+    const norm = (w) => Math.hypot(...w.subarray(r * n, (r + 1) * n));
+    assert.ok(Math.abs(audit.nadarayaWatson.bias[r] - (nw.outputs[r] - truthAtQueries[r])) < 1e-14);
+    assert.ok(Math.abs(audit.localLinear.bias[r] - (line.outputs[r] - truthAtQueries[r])) < 1e-14);
+    assert.ok(Math.abs(audit.nadarayaWatson.sd[r] - 0.25 * norm(nw.weights)) < 1e-14);
+    assert.ok(Math.abs(audit.localLinear.sd[r] - 0.25 * norm(line.weights)) < 1e-14);
+  }
+  assert.deepEqual(audit.fallbackRows, []);
+  assert.throws(() => kl.smootherAudit(queries, c.keys, 1, truthAtKeys.slice(1), truthAtQueries, 0.25, 0.2), /truthAtKeys has/);
+  assert.throws(() => kl.smootherAudit(queries, c.keys, 1, truthAtKeys, truthAtQueries, Number.NaN, 0.2), /noise must be/);
+  assert.throws(() => kl.smootherAudit(queries, c.keys, 1, truthAtKeys, truthAtQueries, 0.25, -1), RangeError);
+});

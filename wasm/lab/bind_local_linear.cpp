@@ -1,5 +1,6 @@
 // JavaScript surface of local linear regression (beyond the chapter): localLinear(queries, keys,
-// values, d, h, kernel?) -> { weights (m·n), outputs (m·p), fallbackRows }.
+// values, d, h, kernel?) -> { weights (m·n), outputs (m·p), fallbackRows }, and smootherAudit, both
+// smoothers' exact bias and standard deviation on a fixed design.
 #include <stdexcept>
 #include <string>
 
@@ -35,9 +36,35 @@ val local_linear_js(const val& queries, const val& keys, const val& values, cons
   return out;
 }
 
+val errors_js(const SmootherErrors& errors) {
+  val out = val::object();
+  set_array(out, "bias", errors.bias);
+  set_array(out, "sd", errors.sd);
+  return out;
+}
+
+val smoother_audit_js(const val& queries, const val& keys, const val& d, const val& truth_at_keys,
+                      const val& truth_at_queries, const val& noise, const val& bandwidth, const val& kernel) {
+  const std::size_t features = to_dimension(d, "d");
+  const auto audit = smoother_audit(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
+                                    to_eigen_vector(truth_at_keys, "truthAtKeys"),
+                                    to_eigen_vector(truth_at_queries, "truthAtQueries"), to_number(noise, "noise"),
+                                    to_number(bandwidth, "bandwidth"),
+                                    parse_kernel(to_optional_string(kernel, "kernel", "gaussian")));
+  val out = val::object();
+  out.set("nadarayaWatson", errors_js(audit.nadaraya_watson));
+  out.set("localLinear", errors_js(audit.local_linear));
+  val rows = val::array();
+  for (const Eigen::Index r : audit.fallback_rows) rows.call<void>("push", static_cast<double>(r));
+  out.set("fallbackRows", rows);
+  return out;
+}
+
 }  // namespace
 }  // namespace kernel_lens::wasm
 
 EMSCRIPTEN_BINDINGS(kernel_lens_local_linear) {
   kernel_lens::wasm::bind_function<kernel_lens::wasm::local_linear_js>("localLinear", "queries keys values d bandwidth kernel?");
+  kernel_lens::wasm::bind_function<kernel_lens::wasm::smoother_audit_js>(
+      "smootherAudit", "queries keys d truthAtKeys truthAtQueries noise bandwidth kernel?");
 }

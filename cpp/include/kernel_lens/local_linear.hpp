@@ -36,6 +36,26 @@ struct LocalLinearResult {
 LocalLinearResult local_linear(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
                                double bandwidth, Kernel kernel = Kernel::Gaussian);
 
+/// What one smoother does on a fixed design, exactly (no sampling): at each query r,
+/// bias_r = w_r f(K) - f(q_r) and sd_r = sigma ||w_r||, the standard deviation of its prediction
+/// when the targets are f(K) plus independent noise of standard deviation sigma
+/// (Var f^(q) = sigma^2 sum_i w_i(q)^2).
+struct SmootherErrors {
+  Vector bias;
+  Vector sd;
+};
+struct SmootherAudit {
+  SmootherErrors nadaraya_watson;  ///< w_r = attention's row
+  SmootherErrors local_linear;     ///< w_r = local_linear's row (NW's on its fallback rows)
+  std::vector<Eigen::Index> fallback_rows;  ///< local_linear's
+};
+
+/// Both smoothers' exact bias and standard deviation at Q:(m,d) for keys K:(n,d) whose noiseless
+/// targets are `truth_at_keys` (n), against `truth_at_queries` (m), with noise sigma >= 0.
+SmootherAudit smoother_audit(const MatrixRef& queries, const MatrixRef& keys, const VectorRef& truth_at_keys,
+                             const VectorRef& truth_at_queries, double noise, double bandwidth,
+                             Kernel kernel = Kernel::Gaussian);
+
 /// The reciprocal condition number below which a row falls back to the NW weights.
 inline constexpr double local_linear_rcond = 1e-10;
 /// The largest feature dimension local_linear accepts.

@@ -170,6 +170,13 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
     // The NW rows, then per query a weighted covariance and a (d+1)² eigenproblem.
     return { ns: pairs(m, n, d, 1) + m * (n * (d + 1) * (d + 1) * PAIR_FEATURE_NS + 2_000 * (d + 1) ** 3), out: m * n };
   },
+  smootherAudit: (a) => {
+    const d = a.size(2);
+    const m = a.rows(0, d);
+    const n = a.rows(1, d);
+    // Attention's weights twice (NW, and the line's start) and the line's per-query solve.
+    return { ns: 2 * pairs(m, n, d, 1) + m * (n * (d + 1) * (d + 1) * PAIR_FEATURE_NS + 2_000 * (d + 1) ** 3), out: 4 * m };
+  },
   looCurve: (a) => {
     const d = a.size(2);
     const n = a.rows(0, d);
