@@ -91,7 +91,7 @@ test('dragging the query line on the chart moves the query; clicking empty space
 test('mismatched keys and values fall back with a visible note', async () => {
   const { page } = await site.newPage(embedPath('lookup', { keys: '1,2', values: '1,2,3', h: 'wide' }));
   const notes = page.locator('.kl-widget__note');
-  await waitForText(notes.first(), /h=wide/);
+  await waitForText(page.locator('.kl-widget__note', { hasText: 'Invalid parameters' }), /h=wide/);
   await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
   assert.ok((await notes.allTextContents()).some((text) => /same length/.test(text)));
 });

@@ -100,7 +100,7 @@ test('from the keyboard: arrow keys move a bandwidth, and Enter on the buttons a
 
 test('bandwidths from the URL; an invalid list falls back with a note', async () => {
   const { page } = await site.newPage(embedPath('smoothing', { bandwidths: '0.05,abc' }));
-  await waitForText(page.locator('.kl-widget__note').first(), /bandwidths=0\.05,abc/);
+  await waitForText(page.locator('.kl-widget__note', { hasText: 'Invalid parameters' }), /bandwidths=0\.05,abc/);
   await waitForCurves(page, 3);
 });
 

@@ -71,7 +71,8 @@ test('typing h = 0 or a negative h is refused with the reason; the last drawing 
 
 test('the bandwidth slider works from the keyboard and an invalid URL h falls back with a note', async () => {
   const { page } = await site.newPage(embedPath('ties', { h: '0' }));
-  await waitForText(page.locator('.kl-widget__note'), /h=0/);
+  // Other notes (the core still loading) may be shown at the same time: find this one by its text.
+  await waitForText(page.locator('.kl-widget__note', { hasText: 'Invalid parameters' }), /h=0/);
   await waitForText(page.getByTestId('bandwidth'), /^1\.00$/);
   const bandwidth = page.getByRole('slider', { name: /bandwidth/ });
   await bandwidth.focus();
