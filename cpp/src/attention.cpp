@@ -84,20 +84,22 @@ class WeightRows {
   /// Row r of A into `row` (n). With `values` (a value column, n), returns the row's dot product
   /// with it (taken in the normalising pass on the Gaussian kernel's common path); otherwise 0.
   double fill(Eigen::Index r, RowVectorOut row, const double* values = nullptr) {
-    squared_distance_row(queries_.row(r), keys_transposed_, distances_);
     const auto n = static_cast<std::size_t>(row.size());
     if (gaussian_divisor_ > 0.0) {
-      // kernel_weights_row's first attempt, fused: -D / (2h^2), its maximum, e^(s - max), the
-      // pairwise sum, the division; the same operations in the same order, so the same bits.
-      const double shift = detail::negate_divide_max(distances_.data(), row.data(), n, gaussian_divisor_);
+      // kernel_weights_row's first attempt, fused: -D / (2h^2) with its extremes, e^(s - max)
+      // with NumPy's pairwise sum, the division; the same operations in the same order, so the
+      // same bits, in three passes over the row.
+      double lowest = 0.0;
+      const double shift = detail::gaussian_scores(keys_transposed_.data(), static_cast<std::size_t>(keys_transposed_.rows()),
+                                                   n, queries_.row(r).data(), gaussian_divisor_, row.data(), &lowest);
       if (shift != -std::numeric_limits<double>::infinity()) {
-        detail::exp_inplace(row.data(), n, shift);
-        const double sum = pairwise_sum(row.data(), n);
+        const double sum = detail::exp_shifted_sum(row.data(), n, shift, lowest);
         if (values) return detail::divide_dot(row.data(), n, sum, values);
         detail::divide_inplace(row.data(), n, sum);
         return 0.0;
       }
     }
+    squared_distance_row(queries_.row(r), keys_transposed_, distances_);
     if (!kernel_weights_row(distances_, bandwidth_, kernel_, row)) {
       if (empty_rows_ == EmptyRowPolicy::Error) refuse_empty_row(r, bandwidth_, kernel_);
       row = distances_;

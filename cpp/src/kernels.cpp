@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernel_lens/cold.hpp"
+#include "kernel_lens/detail/vector_math.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/softmax.hpp"
 
@@ -53,9 +54,9 @@ bool has_compact_support(Kernel kernel) { return entry(kernel).compact; }
 
 void squared_distance_row(const RowVectorRef& query, const MatrixRef& keys_transposed,
                           RowVectorOut distances) {
-  distances = (keys_transposed.row(0).array() - query(0)).square().matrix();
-  for (Eigen::Index c = 1; c < keys_transposed.rows(); ++c)
-    distances.array() += (keys_transposed.row(c).array() - query(c)).square();
+  const auto n = static_cast<std::size_t>(keys_transposed.cols());
+  for (Eigen::Index c = 0; c < keys_transposed.rows(); ++c)
+    detail::add_squared_differences(keys_transposed.row(c).data(), query(c), distances.data(), n, c == 0);
 }
 
 void log_kernel_inplace(RowVectorOut squared_distances, double bandwidth, Kernel kernel) {

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "kernel_lens/summation.hpp"
+
 // The scalar tail of a two-lane loop runs at most three times: the compiler's own vectoriser and
 // unroller would only turn it into more code (several kB of the wasm module), not more speed.
 #if defined(__clang__)
@@ -41,32 +43,88 @@ f64x2 load(const double* x) {
 
 void store(double* x, f64x2 v) { std::memcpy(x, &v, sizeof v); }
 
+u64x2 table_entry(std::uint64_t k) {
+  u64x2 entry;
+  std::memcpy(&entry, &exp_table[2 * k], sizeof entry);
+  return entry;
+}
+
 double table_double(std::size_t i) {
   double x;
   std::memcpy(&x, &exp_table[i], sizeof x);
   return x;
 }
 
+/// The lanes' constants of exp_lanes, two copies each (u64 bits).
+alignas(16) constexpr std::uint64_t lane_constant_bits[] = {
+    0x40671547652b82feull, 0x40671547652b82feull,  // 128 / ln 2
+    0x4338000000000000ull, 0x4338000000000000ull,  // shifter, 1.5 * 2^52
+    0xbf762e42fefa0000ull, 0xbf762e42fefa0000ull,  // -(ln 2 / 128), high part
+    0xbd0cf79abc9e3b3aull, 0xbd0cf79abc9e3b3aull,  // -(ln 2 / 128), low part
+    0x3fdffffffffffdbdull, 0x3fdffffffffffdbdull,  // c2
+    0x3fc555555555543cull, 0x3fc555555555543cull,  // c3
+    0x3fa55555cf172b91ull, 0x3fa55555cf172b91ull,  // c4
+    0x3f81111167a4d017ull, 0x3f81111167a4d017ull,  // c5
+    exp_table_size - 1,    exp_table_size - 1,     // the table index's mask
+};
+
+/// The constants' address, hidden from the optimisers: V8 materialises a wasm v128.const at
+/// every use (three instructions each, nine constants per pair of lanes), and clang and Binaryen
+/// fold constants back into their uses. Read through this pointer, they are loaded once per call
+/// into locals that the engine keeps in registers. Natively a no-op.
+const std::uint64_t* lane_constants() {
+  const std::uint64_t* p = lane_constant_bits;
+#if defined(__wasm__)
+  __asm__("" : "+r"(p));
+#endif
+  return p;
+}
+
+template <typename V>
+V load_lanes(const std::uint64_t* bits) {
+  V v;
+  std::memcpy(&v, bits, sizeof v);
+  return v;
+}
+
+/// The lanes' constants of exp_lanes, made once per loop rather than once per use.
+struct ExpConstants {
+  ExpConstants()
+      : ExpConstants(lane_constants()) {}
+  explicit ExpConstants(const std::uint64_t* c)
+      : inv_ln2_n(load_lanes<f64x2>(c)), shifter(load_lanes<f64x2>(c + 2)), neg_ln2_hi_n(load_lanes<f64x2>(c + 4)),
+        neg_ln2_lo_n(load_lanes<f64x2>(c + 6)), c2(load_lanes<f64x2>(c + 8)), c3(load_lanes<f64x2>(c + 10)),
+        c4(load_lanes<f64x2>(c + 12)), c5(load_lanes<f64x2>(c + 14)), index_mask(load_lanes<u64x2>(c + 16)) {}
+  f64x2 inv_ln2_n, shifter, neg_ln2_hi_n, neg_ln2_lo_n, c2, c3, c4, c5;
+  u64x2 index_mask;
+};
+
 /// e^x for both lanes, |x| < 512. One operation per statement, so no compiler fuses a multiply and
 /// an add that the library keeps apart (the build also turns contraction off for this file).
-f64x2 exp_lanes(f64x2 x) {
-  f64x2 kd = inv_ln2_n * x;
-  kd = kd + shifter;
+f64x2 exp_lanes(f64x2 x, const ExpConstants& k) {
+  f64x2 kd = k.inv_ln2_n * x;
+  kd = kd + k.shifter;
   u64x2 ki;
   std::memcpy(&ki, &kd, sizeof ki);
-  kd = kd - shifter;
-  f64x2 r = x + kd * neg_ln2_hi_n;
-  r = r + kd * neg_ln2_lo_n;
-  const u64x2 index = (ki & (exp_table_size - 1)) * 2;
-  const f64x2 tail = {table_double(index[0]), table_double(index[1])};
-  u64x2 scale_bits = {exp_table[index[0] + 1], exp_table[index[1] + 1]};
+  kd = kd - k.shifter;
+  f64x2 r = x + kd * k.neg_ln2_hi_n;
+  r = r + kd * k.neg_ln2_lo_n;
+  // Entry k of the table is the pair (T[k], H[k]) in 16 aligned bytes: one load per lane, then
+  // the two lanes' tails and scales are regrouped (no lane-by-lane inserts).
+  const u64x2 index = ki & k.index_mask;
+  const u64x2 first = table_entry(index[0]);
+  const u64x2 second = table_entry(index[1]);
+  f64x2 tail;
+  const u64x2 tail_bits = __builtin_shufflevector(first, second, 0, 2);
+  std::memcpy(&tail, &tail_bits, sizeof tail);
+  u64x2 scale_bits = __builtin_shufflevector(first, second, 1, 3);
   scale_bits = scale_bits + (ki << 45);
   f64x2 scale;
   std::memcpy(&scale, &scale_bits, sizeof scale);
   const f64x2 r2 = r * r;
   f64x2 tmp = tail + r;
-  tmp = tmp + r2 * (c2 + r * c3);
-  tmp = tmp + r2 * r2 * (c4 + r * c5);
+  tmp = tmp + r2 * (k.c2 + r * k.c3);
+  tmp = tmp + r2 * r2 * (k.c4 + r * k.c5);
   return scale + scale * tmp;
 }
 
@@ -134,21 +192,74 @@ double exp(double x) {
 }
 
 void exp_inplace(double* x, std::size_t n, double shift) {
+  const ExpConstants constants;
+  const u64x2 mask = {exponent_mask, exponent_mask};
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
     const f64x2 v = load(x + i) - shift;
     u64x2 bits;
     std::memcpy(&bits, &v, sizeof bits);
-    const u64x2 exponent = bits & exponent_mask;
+    const u64x2 exponent = bits & mask;
     if (exponent[0] >= large_exponent || exponent[1] >= large_exponent) {
       x[i] = exp(v[0]);
       x[i + 1] = exp(v[1]);
       continue;
     }
-    store(x + i, exp_lanes(v));
+    store(x + i, exp_lanes(v, constants));
   }
   KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) x[i] = exp(x[i] - shift);
+}
+
+namespace {
+
+/// One of NumPy's pairwise blocks (n <= 128) exponentiated in range and summed as pairwise_sum
+/// sums it: fewer than 8 terms left to right; else eight partial sums (the lanes of four
+/// registers), combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder.
+double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
+  const f64x2 shifts = {shift, shift};
+  // NumPy starts its partial sums at the first eight terms (0 + e is e exactly, e >= +0), and adds
+  // fewer than eight terms left to right from 0: the remainder loop alone.
+  f64x2 r01 = {0.0, 0.0}, r23 = r01, r45 = r01, r67 = r01;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const f64x2 a = exp_lanes(load(x + i) - shifts, k), b = exp_lanes(load(x + i + 2) - shifts, k);
+    const f64x2 c = exp_lanes(load(x + i + 4) - shifts, k), e = exp_lanes(load(x + i + 6) - shifts, k);
+    store(x + i, a);
+    store(x + i + 2, b);
+    store(x + i + 4, c);
+    store(x + i + 6, e);
+    r01 += a;
+    r23 += b;
+    r45 += c;
+    r67 += e;
+  }
+  double sum = ((r01[0] + r01[1]) + (r23[0] + r23[1])) + ((r45[0] + r45[1]) + (r67[0] + r67[1]));
+  exp_inplace(x + i, n - i, shift);
+  KERNEL_LENS_REMAINDER_LOOP
+  for (; i < n; ++i) sum += x[i];
+  return sum;
+}
+
+/// pairwise_sum's recursion (halves, the first a multiple of 8, down to blocks of at most 128).
+double exp_pairwise_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
+  if (n <= 128) return exp_block_sum(x, n, shift, k);
+  std::size_t half = n / 2;
+  half -= half % 8;
+  return exp_pairwise_sum(x, half, shift, k) + exp_pairwise_sum(x + half, n - half, shift, k);
+}
+
+}  // namespace
+
+double exp_shifted_sum(double* x, std::size_t n, double shift, double lowest) {
+  // x_i - shift rounds monotonically in x_i, so it lies in [lowest - shift, 0] as rounded: above
+  // -512, no lane needs the library's special cases and none is tested for.
+  const double low = lowest - shift;
+  if (!(low > -512.0) || !(shift - shift == 0.0)) {
+    exp_inplace(x, n, shift);
+    return pairwise_sum(x, n);
+  }
+  return exp_pairwise_sum(x, n, shift, ExpConstants());
 }
 
 double max_of(const double* x, std::size_t n) {
@@ -191,6 +302,44 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
     out[i] = -in[i] / divisor;
     largest = out[i] > largest ? out[i] : largest;
   }
+  return largest;
+}
+
+double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n, const double* query, double divisor,
+                       double* out, double* smallest) {
+  // Two keys at a time, their distance kept in a register while the d coordinates are added.
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  f64x2 high = {-infinity, -infinity};
+  f64x2 low = {infinity, infinity};
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const double* k = keys_transposed + i;
+    f64x2 difference = load(k) - query[0];
+    f64x2 distance = difference * difference;
+    for (std::size_t c = 1; c < d; ++c) {
+      difference = load(k + c * n) - query[c];
+      distance = distance + difference * difference;
+    }
+    const f64x2 v = -distance / divisor;
+    store(out + i, v);
+    high = high < v ? v : high;
+    low = v < low ? v : low;
+  }
+  double largest = high[0] > high[1] ? high[0] : high[1];
+  double least = low[0] < low[1] ? low[0] : low[1];
+  KERNEL_LENS_REMAINDER_LOOP
+  for (; i < n; ++i) {
+    double difference = keys_transposed[i] - query[0];
+    double distance = difference * difference;
+    for (std::size_t c = 1; c < d; ++c) {
+      difference = keys_transposed[c * n + i] - query[c];
+      distance = distance + difference * difference;
+    }
+    out[i] = -distance / divisor;
+    largest = out[i] > largest ? out[i] : largest;
+    least = out[i] < least ? out[i] : least;
+  }
+  *smallest = least;
   return largest;
 }
 
@@ -245,6 +394,27 @@ void extend_range(const double* x, std::size_t n, ValueRange& range) {
     range.highest = v > range.highest ? v : range.highest;
     if (v > 0.0 && v < range.smallest_positive) range.smallest_positive = v;
     if (v == 0.0) range.zero = true;
+  }
+}
+
+void add_squared_differences(const double* k, double q, double* out, std::size_t n, bool first) {
+  const f64x2 queries = {q, q};
+  std::size_t i = 0;
+  if (first) {
+    for (; i + 2 <= n; i += 2) {
+      const f64x2 difference = load(k + i) - queries;
+      store(out + i, difference * difference);
+    }
+  } else {
+    for (; i + 2 <= n; i += 2) {
+      const f64x2 difference = load(k + i) - queries;
+      store(out + i, load(out + i) + difference * difference);
+    }
+  }
+  KERNEL_LENS_REMAINDER_LOOP
+  for (; i < n; ++i) {
+    const double difference = k[i] - q;
+    out[i] = first ? difference * difference : out[i] + difference * difference;
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "../exp/exp_check.hpp"
 #include "kernel_lens/detail/vector_math.hpp"
+#include "kernel_lens/kernels.hpp"
 #include "kernel_lens/summation.hpp"
 
 using namespace kernel_lens;
@@ -23,6 +24,12 @@ TEST_CASE("exp_inplace and exp are std::exp to within 1 ulp over the scores' ran
     INFO("scalar exp: " << result.scalar_differing << " differ");
     CHECK(result.scalar_max_ulps <= 1);
     CHECK(result.scalar_differing <= result.count / 1000);
+    INFO("softmax rows: " << result.row_differing << " of " << result.row_count << " differ");
+    CHECK(result.row_count > 40000);
+    CHECK(result.row_max_ulps <= 1);
+    CHECK(result.row_differing <= result.row_count / 1000);
+    CHECK(result.sum_rows == 300);
+    CHECK(result.sum_rows_differing == 0);
   }
 }
 
@@ -55,6 +62,25 @@ TEST_CASE("exp_inplace handles every length, including an odd tail", "[vector_ma
     detail::exp_inplace(x.data(), n, 0.5);
     for (std::size_t i = 0; i < n; ++i) CHECK(testing::ulp_distance(x[i], expected[i]) <= 1);
   }
+}
+
+TEST_CASE("gaussian_scores is squared_distance_row then negate_divide_max, bit for bit", "[vector_math]") {
+  for (std::size_t d = 1; d <= 9; ++d)
+    for (const std::size_t n : {1, 2, 3, 7, 8, 129, 300}) {
+      RowMatrix keys_transposed(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(n));
+      for (Eigen::Index i = 0; i < keys_transposed.size(); ++i) keys_transposed.data()[i] = std::sin(0.7 * static_cast<double>(i)) * 3.0;
+      Eigen::RowVectorXd query(static_cast<Eigen::Index>(d));
+      for (Eigen::Index c = 0; c < query.size(); ++c) query(c) = 0.3 * static_cast<double>(c) - 0.5;
+      Eigen::RowVectorXd distances(static_cast<Eigen::Index>(n)), expected(static_cast<Eigen::Index>(n)), fused(static_cast<Eigen::Index>(n));
+      squared_distance_row(query, keys_transposed, distances);
+      double fused_low = 0.0;
+      const double expected_top = detail::negate_divide_max(distances.data(), expected.data(), n, 0.0648);
+      const double fused_top = detail::gaussian_scores(keys_transposed.data(), d, n, query.data(), 0.0648, fused.data(), &fused_low);
+      INFO("d " << d << ", n " << n);
+      CHECK(fused == expected);
+      CHECK(fused_top == expected_top);
+      CHECK(fused_low == expected.minCoeff());
+    }
 }
 
 TEST_CASE("max_of, negate_divide_max, divide_inplace, divide_dot and dot agree with their definitions",

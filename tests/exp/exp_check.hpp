@@ -1,5 +1,5 @@
 #pragma once
-// Compares detail::exp_inplace and detail::exp with std::exp over the range attention's shifted scores take
+// Compares detail::exp_inplace, detail::exp and the softmax row's exp_shifted_sum with std::exp over the range attention's shifted scores take
 // (x <= 0, down to -inf) plus special values and positive arguments, ulp by ulp. Shared by the
 // native Catch2 test (tests/cpp/test_vector_math.cpp) and the wasm check (tests/exp/wasm_exp_check.cpp,
 // run in Node by tests/wasm/exp.test.mjs).
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel_lens/detail/vector_math.hpp"
+#include "kernel_lens/summation.hpp"
 
 namespace kernel_lens::testing {
 
@@ -20,6 +21,14 @@ struct ExpComparison {
   std::uint64_t max_ulps = 0; ///< largest distance in units in the last place
   std::size_t scalar_differing = 0;  ///< the same for the scalar detail::exp
   std::uint64_t scalar_max_ulps = 0;
+  /// The softmax row's call on rows of the arguments at or below the shift (`shift` their
+  /// maximum): exp_shifted_sum's results against std::exp, and the rows where it differs, in any
+  /// bit of a result or of the sum, from exp_inplace followed by pairwise_sum.
+  std::size_t row_count = 0;
+  std::size_t row_differing = 0;
+  std::uint64_t row_max_ulps = 0;
+  std::size_t sum_rows = 0;
+  std::size_t sum_rows_differing = 0;
 };
 
 inline std::uint64_t ulp_distance(double a, double b) {
@@ -31,6 +40,38 @@ inline std::uint64_t ulp_distance(double a, double b) {
   if (ib < 0) ib = std::numeric_limits<std::int64_t>::min() - ib;
   return ia > ib ? static_cast<std::uint64_t>(ia) - static_cast<std::uint64_t>(ib)
                  : static_cast<std::uint64_t>(ib) - static_cast<std::uint64_t>(ia);
+}
+
+/// Rows of every length from 1 to 300 cut from `x`, each moved at or below `shift` with its
+/// maximum set to `shift` (a softmax row after its shift). Three rows in four lie within 511 of
+/// the shift (exp_shifted_sum's fast path); every fourth also gets an argument 600 below it or -inf
+/// (the checked path).
+inline void compare_rows(const std::vector<double>& x, double shift, ExpComparison& result) {
+  std::size_t start = 0;
+  for (std::size_t n = 1; start + n <= x.size() && n <= 300; start += n, ++n) {
+    std::vector<double> row(x.begin() + static_cast<std::ptrdiff_t>(start), x.begin() + static_cast<std::ptrdiff_t>(start + n));
+    for (double& v : row) {
+      const double below = std::isfinite(v) ? std::fmod(std::abs(v), 511.0) : 300.0;  // in [0, 511)
+      v = shift - below;
+    }
+    row[n / 2] = shift;
+    if (n % 4 == 0) row[n - 1] = (n % 8 == 0) ? -std::numeric_limits<double>::infinity() : shift - 600.0;
+    double lowest = shift;
+    for (const double v : row) lowest = v < lowest ? v : lowest;
+    std::vector<double> fused = row, plain = row;
+    const double fused_sum = detail::exp_shifted_sum(fused.data(), n, shift, lowest);
+    detail::exp_inplace(plain.data(), n, shift);
+    const double plain_sum = pairwise_sum(plain.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t ulps = ulp_distance(fused[i], std::exp(row[i] - shift));
+      ++result.row_count;
+      if (ulps != 0) ++result.row_differing;
+      if (ulps > result.row_max_ulps) result.row_max_ulps = ulps;
+    }
+    ++result.sum_rows;
+    if (std::memcmp(&fused_sum, &plain_sum, sizeof fused_sum) != 0 || fused != plain)
+      ++result.sum_rows_differing;
+  }
 }
 
 /// `count` arguments from a fixed seed: uniform on [-760, 0] (the softmax's range, subnormal and
@@ -67,6 +108,7 @@ inline ExpComparison compare_exp_with_std(std::size_t count, double shift = 0.0)
     if (scalar_ulps != 0) ++result.scalar_differing;
     if (scalar_ulps > result.scalar_max_ulps) result.scalar_max_ulps = scalar_ulps;
   }
+  compare_rows(x, shift, result);
   return result;
 }
 

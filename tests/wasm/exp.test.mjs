@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { wasmDir } from './load.mjs';
 
-test('exp_inplace and the scalar exp equal std::exp bit for bit in the wasm build', () => {
+test('exp_inplace, the scalar exp and the softmax rows\' exp_shifted_sum equal std::exp bit for bit in the wasm build', () => {
   const program = path.join(wasmDir, 'kernel_lens_exp_check.cjs');
   assert.ok(fs.existsSync(program), `${program} is missing: run npm run build:wasm`);
   const output = execFileSync(process.execPath, ['--no-experimental-fetch', program], { encoding: 'utf8' });
@@ -20,5 +20,10 @@ test('exp_inplace and the scalar exp equal std::exp bit for bit in the wasm buil
     assert.equal(line.differing, 0, `shift ${line.shift}: ${line.differing} results differ (largest ${line.maxUlps} ulp)`);
     assert.equal(line.scalarDiffering, 0,
       `shift ${line.shift}: ${line.scalarDiffering} scalar results differ (largest ${line.scalarMaxUlps} ulp)`);
+    // Rows of lengths 1-300 shifted by their maximum: the attention rows' fast path.
+    assert.ok(line.rowCount > 40000, `only ${line.rowCount} row results compared`);
+    assert.equal(line.rowDiffering, 0, `shift ${line.shift}: ${line.rowDiffering} row results differ (largest ${line.rowMaxUlps} ulp)`);
+    assert.equal(line.sumRows, 300);
+    assert.equal(line.sumRowsDiffering, 0, `shift ${line.shift}: ${line.sumRowsDiffering} rows' fused exp and sum differ from exp_inplace + pairwise_sum`);
   }
 });
