@@ -42,7 +42,16 @@ function closure(key, lazy, found = new Set()) {
 
 const total = (files) => [...files].reduce((sum, file) => sum + gzipped(file), 0);
 const kB = (bytes) => bytes / 1000;
-const workers = assets.filter((name) => /^worker-.*\.js$/.test(name)).map((name) => `assets/${name}`);
+/// The core worker is a chunk of the site's build: its script and what it imports (the factory
+/// scripts it shares with the page's own core instance).
+const WORKER = 'src/engine/worker.ts';
+if (!manifest[WORKER]) {
+  console.error(`size budget: no ${WORKER} in ${dist}/.vite/manifest.json`);
+  process.exit(1);
+}
+const workers = [...closure(WORKER, false)];
+/// The one stylesheet every page links (cssCodeSplit is off, so no chunk lists it).
+const styles = Object.values(manifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.css'));
 const wasm = assets.filter((name) => name.endsWith('.wasm')).map((name) => `assets/${name}`);
 /// The one emitted file of a wasm module; exits when it is missing or ambiguous.
 function moduleFile(module) {
@@ -69,7 +78,7 @@ for (const widget of widgets) {
   const files = new Set([...closure('embed.html', false), ...closure(`src/widgets/${widget}/index.ts`, false), ...workers]);
   check(`embed: ${widget} (JavaScript)`, total(js(files)), LIMITS.embed);
 }
-const page = new Set(['index.html', ...closure('index.html', true), ...workers, ...wasm]);
+const page = new Set(['index.html', ...closure('index.html', true), ...closure(WORKER, true), ...styles, ...wasm]);
 for (const widget of widgets) closure(`src/widgets/${widget}/index.ts`, true, page);
 check('full page (HTML, JavaScript, CSS, wasm)', total(page), LIMITS.page);
 check('loader: kernel-lens.js', gzipped('kernel-lens.js'), LIMITS.loader);
