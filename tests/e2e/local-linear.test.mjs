@@ -56,6 +56,24 @@ test('the query slider answers the keyboard; the band button toggles and says so
   await band.click();
   assert.equal(await band.getAttribute('aria-pressed'), 'true');
   assert.match((await band.textContent()) ?? '', /Hide/);
+  // The state reaches the address (debounced), so a copied link restores the band and the query.
+  await page.waitForFunction(() => /band=true/.test(location.search) && /q=3(&|$)/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+});
+
+test('on the full page the figure follows the chapter\'s closing prose and computes the same numbers', async () => {
+  const { page, errors } = await site.newPage('index.html?local-linear.h=0.3#section-local-linear');
+  const section = page.locator('#kl-beyond > #section-local-linear');
+  await section.waitFor({ timeout: 30000 });
+  const after = await page.evaluate(() => {
+    const closing = document.getElementById('kl-closing');
+    const figure = document.getElementById('section-local-linear');
+    return Boolean(closing && figure && closing.compareDocumentPosition(figure) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  assert.ok(after, 'the figure comes after #kl-closing');
+  const { nw, line } = expected(-2.9, 0.3);
+  assert.equal(await waitForText(section.getByTestId('nw-prediction'), /\d/, 30000), nw);
+  assert.equal(await section.getByTestId('local-linear-prediction').textContent(), line);
   assert.deepEqual(errors, []);
 });
 

@@ -4,11 +4,12 @@
 /// laboratory's design, and optionally each curve's ±2 standard-deviation band.
 import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, significant } from '../../core/format';
+import { fixed } from '../../core/format';
 import { call, keeping } from '../../core/protocol';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
+import './local-linear.css';
 
 const NEEDED = ['chapterDataset', 'chapterConfig', 'truth', 'linspace', 'attention', 'localLinear', 'smootherAudit'] as const;
 /// The query grid of the curves: the keys' whole range, so both edges show.
@@ -166,6 +167,7 @@ export default defineWidget({
       'NW sd',
       'local linear sd',
     ]);
+    table.table.classList.add('kl-table--wrapped-head');
     const waiting = host.note('Waiting for the laboratory data from the core…');
     host.root.append(curveBox.box, controlRow(hSlider.element, qSlider.element, bandButton), readout, weightBox.box, biasBox.box, table.element);
 
@@ -248,7 +250,8 @@ export default defineWidget({
         if (y) {
           y.min = -limit;
           y.max = limit;
-          biasStep = limit / 5;
+          // Five ticks, zero among them (finer steps are thinned by Chart.js on a short panel).
+          biasStep = limit / 2;
           if (y.ticks) (y.ticks as { stepSize?: number }).stepSize = biasStep;
         }
         setDatasets(biasChart, [
@@ -302,7 +305,7 @@ export default defineWidget({
         TABLE_QUERIES.map((q) => {
           const i = denseIndex(q);
           return [
-            `q = ${fixed(s.dense[i] ?? Number.NaN, 2)}`,
+            fixed(s.dense[i] ?? Number.NaN, 2),
             fixed(c.nwBias[i] ?? Number.NaN, 4),
             fixed(c.lineBias[i] ?? Number.NaN, 4),
             fixed(c.nwSd[i] ?? Number.NaN, 4),
