@@ -3,7 +3,8 @@
 // is over its limit:
 //   wasm (each module)         kernel_lens_core and kernel_lens_lab, each ≤ 80 kB (their total is printed)
 //   embed of one widget (each) embed.html, its scripts, the widget's chunk and the worker ≤ 200 kB
-//   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 400 kB
+//   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 408 kB
+//                              (400 kB before the stylesheet was counted, see STYLESHEET_KB)
 //   loader                     kernel-lens.js alone (what a page without figures fetches) ≤ 20 kB
 // Lazily loaded parts (KaTeX, the export code) count for the full page only. KaTeX's font
 // files are left out (the browser fetches the few a formula uses). The standalone file inlines
@@ -14,7 +15,11 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /// `goal` is where a line should be; a line over its goal but within `limit` is reported, not failed.
-const LIMITS = { wasm: { limit: 80 }, embed: { limit: 200 }, page: { limit: 400 }, loader: { limit: 20 } };
+/// The full page's 400 kB was set for a line that did not count the site's stylesheet (8.0 kB; no
+/// chunk lists it while CSS code splitting is off): counted now, the limit carries it, so the
+/// HTML, JavaScript and wasm may weigh what they could before (docs/speed.md).
+const STYLESHEET_KB = 8;
+const LIMITS = { wasm: { limit: 80 }, embed: { limit: 200 }, page: { limit: 400 + STYLESHEET_KB }, loader: { limit: 20 } };
 /// The wasm modules; Vite names each `assets/kernel_lens_<module>-<hash>.wasm`.
 const WASM_MODULES = ['core', 'lab'];
 const dist = resolve(process.argv[2] ?? 'dist');
