@@ -257,6 +257,12 @@ export interface KernelLensLabModule {
   /// (`fitted`), its prediction from the others (`heldOut`, NaN where a compact kernel leaves none)
   /// and their mean squared error (`mse`, looCurve's value at that bandwidth).
   looFit(keys: Numbers, values: Numbers, d: number, bandwidth: number, kernel?: KernelName): LooFit;
+  /// The Gaussian rule's leave-one-out risk at h (looCurve's value) and its exact derivative
+  /// with respect to log h, for keys (n, d), n ≥ 2, and n values.
+  looRiskGradient(keys: Numbers, values: Numbers, d: number, bandwidth: number): LooRiskGradient;
+  /// Gradient descent on log h for that risk: h_{t+1} = h_t·exp(−rate·g_t) from h_0 = start;
+  /// bandwidths, risks and gradients hold h_t, R(h_t), g_t for t = 0 … steps (steps ≤ 10,000).
+  looDescent(keys: Numbers, values: Numbers, d: number, start: number, rate: number, steps: number): LooDescent;
   /// Local linear regression as weights: at each query a kernel-weighted line through the keys;
   /// weights (m·n) are the equivalent kernel e₁ᵀ(X̃ᵀWX̃)⁻¹X̃ᵀW (rows sum to one, entries may be
   /// negative), outputs (m·p) their mix of the values (p = values.length / n), fallbackRows the
@@ -297,6 +303,18 @@ export interface SmootherAudit {
   nadarayaWatson: SmootherErrors;
   localLinear: SmootherErrors;
   fallbackRows: number[];
+}
+
+export interface LooRiskGradient {
+  risk: number;
+  /// dR / d log h.
+  gradient: number;
+}
+
+export interface LooDescent {
+  bandwidths: Float64Array;
+  risks: Float64Array;
+  gradients: Float64Array;
 }
 
 export interface LooFit {

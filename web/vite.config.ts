@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = resolve(webRoot, '..');
@@ -16,6 +16,23 @@ const wasmDir = resolve(repoRoot, process.env.KERNEL_LENS_WASM_DIR ?? 'build/was
 /// its stable path, only when a figure nears the viewport. `--mode standalone` builds
 /// index.html as one bundle (no chunks, the worker and the one-file wasm inlined, woff2 fonts as
 /// data URLs) that scripts/build-standalone.mjs folds into dist/kernel-lens-standalone.html.
+/// The core worker as a chunk of the site's own build rather than of Vite's separate worker build:
+/// it then shares chunks with the page (the two modules' factory scripts, the call table), so a
+/// page that runs calls both on its own core instance and in the worker fetches each factory
+/// once. `virtual:kernel-lens-worker-url` is the emitted chunk's URL.
+function coreWorkerChunk(): Plugin {
+  const virtualId = '\0kernel-lens-worker-url';
+  let reference = '';
+  return {
+    name: 'kernel-lens-core-worker',
+    buildStart() {
+      reference = this.emitFile({ type: 'chunk', id: resolve(webRoot, 'src/engine/worker.ts'), name: 'worker' });
+    },
+    resolveId: (id) => (id === 'virtual:kernel-lens-worker-url' ? virtualId : null),
+    load: (id) => (id === virtualId ? `export default import.meta.ROLLUP_FILE_URL_${reference};` : null),
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const standalone = mode === 'standalone';
   const loader = mode === 'loader';
@@ -23,6 +40,7 @@ export default defineConfig(({ mode }) => {
   return {
     root: webRoot,
     base: './',
+    plugins: standalone || loader ? [] : [coreWorkerChunk()],
     resolve: {
       alias: [
         { find: 'kernel-lens-wasm', replacement: wasmDir },
@@ -37,6 +55,10 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: !loader,
       target: 'es2022',
       cssCodeSplit: false,
+      /// A dynamic import's dependencies are preloaded with <link> tags; the worker has no document.
+      modulePreload: {
+        resolveDependencies: (_file: string, deps: string[], { hostId }: { hostId: string }) => (/(^|\/)worker-[\w-]+\.js$/.test(hostId) ? [] : deps),
+      },
       manifest: !standalone && !loader,
       /// The standalone bundle is one file by design (its wasm alone is about 700 kB of base64).
       chunkSizeWarningLimit: standalone ? 4000 : 500,

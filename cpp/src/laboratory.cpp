@@ -440,6 +440,10 @@ class LooRows {
     nearest_root_ = std::sqrt(nearest_);
   }
 
+  /// Row i's squared distances (D_ii = +inf) and the smallest of them, from the last load.
+  const Eigen::RowVectorXd& distances() const { return distances_; }
+  double nearest() const { return nearest_; }
+
   LooSums sums(const double* values, double bandwidth) {
     return loo_sums(distances_.data(), roots_.data(), values, distances_.size(), nearest_, nearest_root_, bandwidth,
                     kernel_, buffer_.data());
@@ -543,6 +547,80 @@ LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth,
   }
   fit.mse = squared_errors / static_cast<double>(n);
   return fit;
+}
+
+LooRiskGradient loo_risk_gradient(const MatrixRef& keys, const VectorRef& values, double bandwidth) {
+  check_loo_input(keys, values);
+  check_bandwidth(bandwidth, "bandwidth");
+  const auto n = keys.rows();
+  check_loo_work(keys, 1, "the leave-one-out risk gradient");
+  check_loo_bandwidth(bandwidth);
+
+  LooRows rows(keys, Kernel::Gaussian);
+  const double h2 = bandwidth * bandwidth;
+  Eigen::RowVectorXd weights(n);
+  double risk = 0.0;
+  double gradient = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    rows.load(i);
+    const Eigen::RowVectorXd& distances = rows.distances();
+    // Weights relative to the nearest other key (which weighs 1, so the sum is at least 1), and
+    // distances shifted by the same D_min: the derivative is a covariance, unchanged by the shift.
+    const double nearest = rows.nearest();
+    double total = 0.0;
+    double weighted_values = 0.0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double w = j == i ? 0.0 : detail::exp(-(distances(j) - nearest) / (2.0 * h2));
+      weights(j) = w;
+      total += w;
+      weighted_values += w * values(j);
+    }
+    const double held_out = weighted_values / total;
+    double covariance = 0.0;
+    for (Eigen::Index j = 0; j < n; ++j)
+      if (j != i) covariance += weights(j) * (distances(j) - nearest) * (values(j) - held_out);
+    const double residual = held_out - values(i);
+    risk += residual * residual;
+    gradient += 2.0 * residual * (covariance / total / h2);
+  }
+  return {risk / static_cast<double>(n), gradient / static_cast<double>(n)};
+}
+
+KERNEL_LENS_COLD LooDescent loo_descent(const MatrixRef& keys, const VectorRef& values, double start, double rate,
+                                        std::size_t steps) {
+  check_loo_input(keys, values);
+  check_bandwidth(start, "start");
+  if (!std::isfinite(rate) || !(rate > 0.0))
+    throw std::invalid_argument("rate must be positive and finite, got " + format_number(rate));
+  if (steps > loo_descent_max_steps)
+    throw std::invalid_argument("steps is " + std::to_string(steps) + "; the limit is " +
+                                std::to_string(loo_descent_max_steps));
+  const auto n = static_cast<std::size_t>(keys.rows());
+  const auto d = static_cast<std::size_t>(keys.cols());
+  check_work(static_cast<double>(steps + 1) * loo_cost(n, d, 1), "the gradient descent", [&] {
+    return std::to_string(steps + 1) + " steps x " + std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" +
+           std::to_string(d) + " features + 1)";
+  });
+
+  LooDescent descent;
+  descent.bandwidths.reserve(steps + 1);
+  descent.risks.reserve(steps + 1);
+  descent.gradients.reserve(steps + 1);
+  double bandwidth = start;
+  for (std::size_t t = 0;; ++t) {
+    const LooRiskGradient point = loo_risk_gradient(keys, values, bandwidth);
+    descent.bandwidths.push_back(bandwidth);
+    descent.risks.push_back(point.risk);
+    descent.gradients.push_back(point.gradient);
+    if (t == steps) break;
+    const double next = bandwidth * detail::exp(-rate * point.gradient);
+    if (!std::isfinite(next) || next * next == 0.0 || !std::isfinite(2.0 * next * next))
+      throw std::invalid_argument("step " + std::to_string(t + 1) + " takes h from " + format_number(bandwidth) +
+                                  " to " + format_number(next) + ", outside the bandwidths the risk is defined for; " +
+                                  "take a smaller rate");
+    bandwidth = next;
+  }
+  return descent;
 }
 
 }  // namespace kernel_lens

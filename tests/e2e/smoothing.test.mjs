@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { loadKernelLens } from '../wasm/load.mjs';
 import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 const reference = JSON.parse(readFileSync(new URL('./fixtures/smoothing.json', import.meta.url), 'utf8'));
@@ -102,6 +103,27 @@ test('bandwidths from the URL; an invalid list falls back with a note', async ()
   const { page } = await site.newPage(embedPath('smoothing', { bandwidths: '0.05,abc' }));
   await waitForText(page.locator('.kl-widget__note', { hasText: 'Invalid parameters' }), /bandwidths=0\.05,abc/);
   await waitForCurves(page, 3);
+});
+
+test('the ±2 sd band: its table rows are the core\'s exact sd at the laboratory\'s noise; the button toggles it and the URL keeps it', async () => {
+  const kl = await loadKernelLens();
+  const data = kl.chapterDataset();
+  const dense = kl.linspace(-3, 3, 601);
+  const audit = kl.smootherAudit(dense, data.keys, 1, data.truthAtKeys, kl.truth(dense), kl.chapterConfig().noise, 0.18);
+  const sd = [100, 200, 300, 400, 500].map((i) => minus(audit.nadarayaWatson.sd[i].toFixed(4)));
+  const { page, errors } = await site.newPage(embedPath('smoothing', { bandwidths: '0.18', band: 'true' }));
+  const sdRow = page.locator('.kl-table tbody tr', { hasText: 'sd, h = 0.18' });
+  await page.waitForFunction(() => [...document.querySelectorAll('.kl-table tbody tr')].some((row) => row.cells[0]?.textContent === 'sd, h = 0.18' && !row.textContent.includes('…')), null, { timeout: 20000 });
+  assert.deepEqual(await sdRow.locator('td').allTextContents(), sd);
+  const toggle = page.getByRole('button', { name: /±2 sd bands/ });
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+  await waitForCurves(page, 1);
+  await page.waitForFunction(() => !/band=/.test(location.search), null, { timeout: 5000 });
+  await toggle.click();
+  await page.waitForFunction(() => /band=true/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
 });
 
 /// The chart's pixels, once the figure has settled.

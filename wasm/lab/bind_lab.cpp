@@ -1,5 +1,5 @@
 // JavaScript surface of the laboratory: its config, the bias/variance audit, exact risk,
-// leave-one-out, and exercises 3 and 5. Configs are plain objects; missing fields take defaults.
+// leave-one-out (the curve, one fit, the risk's gradient in log h), and exercises 3 and 5. Configs are plain objects; missing fields take defaults.
 #include <string>
 #include <vector>
 
@@ -68,6 +68,29 @@ val loo_fit_js(const val& keys, const val& values, const val& d, const val& band
   set_array(out, "fitted", fit.fitted);
   set_array(out, "heldOut", fit.held_out);
   set(out, "mse", fit.mse);
+  return out;
+}
+
+val loo_risk_gradient_js(const val& keys, const val& values, const val& d, const val& bandwidth) {
+  const std::size_t features = to_dimension(d, "d");
+  const LooRiskGradient result = loo_risk_gradient(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
+                                                   to_number(bandwidth, "bandwidth"));
+  val out = val::object();
+  set(out, "risk", result.risk);
+  set(out, "gradient", result.gradient);
+  return out;
+}
+
+val loo_descent_js(const val& keys, const val& values, const val& d, const val& start, const val& rate,
+                   const val& steps) {
+  const std::size_t features = to_dimension(d, "d");
+  const LooDescent descent = loo_descent(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
+                                         to_number(start, "start"), to_number(rate, "rate"),
+                                         to_count(steps, "steps", 0, loo_descent_max_steps));
+  val out = val::object();
+  set_array(out, "bandwidths", descent.bandwidths.data(), descent.bandwidths.size());
+  set_array(out, "risks", descent.risks.data(), descent.risks.size());
+  set_array(out, "gradients", descent.gradients.data(), descent.gradients.size());
   return out;
 }
 
@@ -163,6 +186,8 @@ EMSCRIPTEN_BINDINGS(kernel_lens_lab) {
   bind_function<exact_risk_js>("exactRisk", "config?");
   bind_function<loo_curve_js>("looCurve", "keys values d bandwidths kernel?");
   bind_function<loo_fit_js>("looFit", "keys values d bandwidth kernel?");
+  bind_function<loo_risk_gradient_js>("looRiskGradient", "keys values d bandwidth");
+  bind_function<loo_descent_js>("looDescent", "keys values d start rate steps");
   bind_function<bandwidth_selection_js>("bandwidthSelection", "config?");
   bind_function<standardize_exercise_js>("standardizeExercise", "config?");
   bind_function<memory_usage>("labMemoryUsage", "");

@@ -6,6 +6,7 @@ import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
 import { loadAllWidgets, loadWidget, showUnknownWidget } from './core/registry';
+import { BEYOND_THE_CHAPTER } from './core/widget';
 import {
   elementCode,
   embedAddress,
@@ -61,6 +62,8 @@ export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
   const container = document.getElementById('kl-widgets');
   if (!page || !container) return;
+  /// Figures beyond the chapter follow its closing prose.
+  const beyond = document.getElementById('kl-beyond') ?? container;
   const search = new URLSearchParams(location.search);
   followTheme(search);
   watchPrintLayout();
@@ -107,7 +110,7 @@ export async function showPage(): Promise<void> {
     const section = document.createElement('section');
     section.className = 'kl-section kl-section--waiting';
     section.id = `section-${widget.name}`;
-    container.append(section);
+    (widget.order >= BEYOND_THE_CHAPTER ? beyond : container).append(section);
     const keys = Object.keys(widget.params);
     const reflect = (params: URLSearchParams): void => replaceAddress(pageAddress(widget.name, params));
     const share = online()
@@ -140,9 +143,10 @@ export async function showPage(): Promise<void> {
     observer.observe(section);
   }
   container.removeAttribute('aria-busy');
+  beyond.removeAttribute('aria-busy');
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   for (const part of Array.from(page.children)) {
-    if (part !== container && part instanceof HTMLElement) await typeset(part);
+    if (part !== container && part !== beyond && part instanceof HTMLElement) await typeset(part);
   }
 }
 

@@ -103,4 +103,31 @@ struct LooFit {
 /// The work of loo_fit: n^2 (d + 1).
 LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth, Kernel kernel = Kernel::Gaussian);
 
+/// The Gaussian rule's leave-one-out risk at one bandwidth and its exact derivative in log h:
+/// \f$ R(h) = \frac1n\sum_i (\hat y_{-i} - y_i)^2 \f$ (loo_curve's value), and with
+/// \f$ \partial\log w_{ij}/\partial\log h = D_{ij}/h^2 \f$,
+/// \f$ \partial\hat y_{-i}/\partial\log h = \sum_{j\ne i}\alpha_{ij} (D_{ij}/h^2)(y_j - \hat y_{-i}) \f$,
+/// \f$ \partial R/\partial\log h = \frac2n\sum_i (\hat y_{-i} - y_i)\,\partial\hat y_{-i}/\partial\log h \f$.
+struct LooRiskGradient {
+  double risk = 0.0;
+  double gradient = 0.0;  ///< dR / d log h
+};
+/// loo_fit's checks and work (n^2 (d + 1)); keys K:(n,d), n >= 2, scalar values (n).
+LooRiskGradient loo_risk_gradient(const MatrixRef& keys, const VectorRef& values, double bandwidth);
+
+/// Gradient descent on log h for the leave-one-out risk: from h_0 = `start`,
+/// \f$ \log h_{t+1} = \log h_t - \eta\, \partial R/\partial\log h(h_t) \f$, taken as
+/// h_{t+1} = h_t exp(-eta g_t) (so a run continued from its last h repeats a longer run bit for
+/// bit). `bandwidths`, `risks` and `gradients` hold h_t, R(h_t) and g_t for t = 0 .. steps.
+struct LooDescent {
+  std::vector<double> bandwidths;
+  std::vector<double> risks;
+  std::vector<double> gradients;
+};
+/// The largest number of steps loo_descent takes in one call.
+inline constexpr std::size_t loo_descent_max_steps = 10'000;
+/// rate > 0 and finite, steps <= loo_descent_max_steps, (steps + 1) n^2 (d + 1) <= max_work; a
+/// step that leaves the bandwidths loo_risk_gradient accepts throws, naming the step.
+LooDescent loo_descent(const MatrixRef& keys, const VectorRef& values, double start, double rate, std::size_t steps);
+
 }  // namespace kernel_lens

@@ -42,11 +42,16 @@ export interface MountedWidget {
   destroy(): void;
 }
 
+/// The first `order` of the figures beyond the chapter (after its exercises, 13.x).
+export const BEYOND_THE_CHAPTER = 14;
+
 export interface WidgetDefinition<S extends Schema = Schema> {
   /// The embed name (`embed.html?widget=<name>`), equal to the folder name.
   name: string;
   title: string;
   /// Position in the chapter: the section number, with decimals between sections (12.0, 12.1, 12.35…).
+  /// From BEYOND_THE_CHAPTER on, a figure goes beyond the chapter: the full page shows it after
+  /// the chapter's closing prose.
   order: number;
   /// The chapter's figure label, e.g. "Figure 12.1".
   figure?: string;

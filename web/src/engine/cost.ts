@@ -188,6 +188,18 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
     const n = a.rows(0, d);
     return { ns: loo(n, d, 1), out: 2 * n };
   },
+  // One pass over the rows like looFit, with a second sweep of each row for the derivative.
+  looRiskGradient: (a) => {
+    const d = a.size(2);
+    const n = a.rows(0, d);
+    return { ns: loo(n, d, 1) + n * n * 4, out: 2 };
+  },
+  looDescent: (a) => {
+    const d = a.size(2);
+    const n = a.rows(0, d);
+    const steps = a.size(5);
+    return { ns: (steps + 1) * (loo(n, d, 1) + n * n * 4), out: 3 * (steps + 1) };
+  },
   bandwidthSelection: (a) => {
     const train = a.field(0, 'train', SELECTION_DEFAULTS.train);
     const others = a.field(0, 'validation', SELECTION_DEFAULTS.validation) + a.field(0, 'test', SELECTION_DEFAULTS.test);

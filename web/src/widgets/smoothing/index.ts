@@ -1,5 +1,6 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
-/// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks.
+/// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks,
+/// optionally each with its exact pointwise ±2 standard-deviation band at the laboratory's noise.
 import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
 import { fixed, significant } from '../../core/format';
@@ -9,6 +10,8 @@ import { defineWidget } from '../../core/widget';
 import { setText } from '../../core/readout';
 
 const LABORATORY = ['chapterDataset', 'truth', 'linspace'] as const;
+/// What the ±2 sd band needs besides: the laboratory's noise and the exact audit of a fixed design.
+const BAND = ['chapterConfig', 'smootherAudit'] as const;
 const DENSE = { start: -3, stop: 3, count: 601 } as const;
 const MAX_CURVES = 6;
 /// Dense indices whose predictions the text table lists (q = −2, −1, 0, 1, 2 on the 0.01 grid).
@@ -24,6 +27,7 @@ const params = {
     minLength: 1,
     maxLength: MAX_CURVES,
   },
+  band: { kind: 'boolean', label: '±2 sd band shown', default: false },
 } as const;
 const BANDWIDTH_SPEC = { min: params.bandwidths.min, max: params.bandwidths.max, scale: 'log' } as const;
 
@@ -32,6 +36,7 @@ type SmoothingState = StateOf<typeof params>;
 interface Laboratory {
   keys: Float64Array;
   observedValues: Float64Array;
+  truthAtKeys: Float64Array;
   dense: Float64Array;
   truth: Float64Array;
 }
@@ -50,21 +55,39 @@ export default defineWidget({
     and smooths it at several bandwidths. A tiny neighbourhood chases every noisy bump; a huge
     one irons out the function's real wiggles. Across 1,000 noisy worlds the grid minimum of the
     mean squared error sits at $h=0.18$, the middle curve below. Drag a bandwidth slider and the
-    curve follows.</p>`,
+    curve follows.</p>
+    <p>How sure is each curve? With the keys held fixed, a prediction is a fixed weighted sum of
+    independent noisy targets, so its variance is exact:
+    $\operatorname{Var}\widehat f(q)=\sigma^2\sum_i\alpha_i(q)^2$. The band shows each curve
+    $\pm2$ standard deviations at the laboratory's $\sigma=0.25$: wide where the kernel leans on
+    few keys (small $h$, sparse keys), narrow where it averages many.</p>`,
 
   mount(host, initial) {
-    let state: SmoothingState = { bandwidths: [...initial.bandwidths] };
+    let state: SmoothingState = { bandwidths: [...initial.bandwidths], band: initial.band };
     let colors = palette();
     let lab: Laboratory | null = null;
+    /// The laboratory's noise σ, fetched the first time the band is shown.
+    let noise: number | null = null;
     const curves: (Float64Array | null)[] = [];
+    /// Each curve's exact pointwise standard deviation (while the band is shown).
+    const deviations: (Float64Array | null)[] = [];
     const sliders: Slider[] = [];
     host.provideExport({
       name: 'predictions',
       csv: () => {
         const current = lab;
         if (!current) return [];
-        const header = ['query', 'truth', ...state.bandwidths.map((h) => `prediction h=${h}`)];
-        return [header, ...Array.from(current.dense, (q, j) => [q, current.truth[j] ?? null, ...curves.map((curve) => curve?.[j] ?? null)])];
+        const band = state.band ? state.bandwidths.map((h) => `sd h=${h}`) : [];
+        const header = ['query', 'truth', ...state.bandwidths.map((h) => `prediction h=${h}`), ...band];
+        return [
+          header,
+          ...Array.from(current.dense, (q, j) => [
+            q,
+            current.truth[j] ?? null,
+            ...curves.map((curve) => curve?.[j] ?? null),
+            ...(state.band ? state.bandwidths.map((_, i) => deviations[i]?.[j] ?? null) : []),
+          ]),
+        ];
       },
     });
 
@@ -90,9 +113,22 @@ export default defineWidget({
       if (state.bandwidths.length >= MAX_CURVES) return;
       setBandwidths([...state.bandwidths, 0.3]);
     });
+    const bandButton = button('', () => {
+      state = { ...state, band: !state.band };
+      host.setState({ band: state.band });
+      renderBandButton();
+      if (state.band) state.bandwidths.forEach((h, i) => void computeCurve(i, h));
+      paint();
+      renderTable();
+    });
     const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
     const waiting = host.note('Waiting for the laboratory data from the core…');
-    host.root.append(box, sliderRow, controlRow(addButton), table.element);
+    host.root.append(box, sliderRow, controlRow(addButton, bandButton), table.element);
+
+    function renderBandButton(): void {
+      setText(bandButton, state.band ? 'Hide the ±2 sd bands' : 'Show the ±2 sd bands');
+      bandButton.setAttribute('aria-pressed', String(state.band));
+    }
 
     function curveColor(i: number): string {
       return colors.series[i % colors.series.length] ?? colors.orange;
@@ -122,8 +158,21 @@ export default defineWidget({
               { xs: current.dense, ys: curves[i] ?? new Float64Array(0) },
             ),
           ),
+          ...(state.band ? state.bandwidths.flatMap((h, i) => bandEdges(current.dense, curves[i], deviations[i], curveColor(i), `h=${fixed(h, 2)} ±2 sd`)) : []),
         ]);
       });
+    }
+
+    /// The band's two dashed edges, curve ± 2 sd (the lower one unlabelled, so the legend lists it once).
+    function bandEdges(xs: Float64Array, curve: Float64Array | null | undefined, sd: Float64Array | null | undefined, color: string, label: string) {
+      if (!curve || !sd || sd.length !== curve.length) return [];
+      const ink = withAlpha(color, 0.8);
+      return ([1, -1] as const).map((sign) =>
+        curveDataset(
+          { label: sign === 1 ? label : '', borderColor: ink, backgroundColor: ink, borderWidth: 1, borderDash: [3, 3], pointRadius: 0 },
+          { xs, ys: curve.map((y, j) => y + sign * 2 * (sd[j] ?? Number.NaN)) },
+        ),
+      );
     }
 
     function renderTable(): void {
@@ -142,6 +191,12 @@ export default defineWidget({
           `h = ${significant(h, 3)}`,
           ...TABLE_INDICES.map((index) => (curves[i] ? fixed(curves[i]?.[index] ?? Number.NaN, 4) : '…')),
         ]),
+        ...(state.band
+          ? state.bandwidths.map((h, i) => [
+              `sd, h = ${significant(h, 3)}`,
+              ...TABLE_INDICES.map((index) => (deviations[i] ? fixed(deviations[i]?.[index] ?? Number.NaN, 4) : '…')),
+            ])
+          : []),
       ]);
     }
 
@@ -149,11 +204,18 @@ export default defineWidget({
       const current = lab;
       if (!current) return;
       try {
-        const results = await host
-          .channel(`curve-${index}`)
-          .request([keeping(call('attention', current.dense, current.keys, current.observedValues, 1, 1, h), 'outputs')] as const);
+        const band = state.band;
+        if (band && noise === null) [{ noise }] = await host.bridge.run([call('chapterConfig')] as const);
+        const sigma = noise ?? Number.NaN;
+        const curve = keeping(call('attention', current.dense, current.keys, current.observedValues, 1, 1, h), 'outputs');
+        const channel = host.channel(`curve-${index}`);
+        // Without the band the curve alone: the laboratory module is not loaded for it.
+        const results = band
+          ? await channel.request([curve, call('smootherAudit', current.dense, current.keys, 1, current.truthAtKeys, current.truth, sigma, h)] as const)
+          : await channel.request([curve] as const);
         if (!results || index >= state.bandwidths.length) return;
         curves[index] = results[0].outputs;
+        deviations[index] = results[1]?.nadarayaWatson.sd ?? null;
         host.clearError();
         paint();
         renderTable();
@@ -163,9 +225,10 @@ export default defineWidget({
     }
 
     function setBandwidths(bandwidths: number[]): void {
-      state = { bandwidths };
+      state = { ...state, bandwidths };
       host.setState({ bandwidths });
       curves.length = bandwidths.length;
+      deviations.length = bandwidths.length;
       buildSliders();
       bandwidths.forEach((h, i) => void computeCurve(i, h));
     }
@@ -181,7 +244,7 @@ export default defineWidget({
             value: h,
             format: (x) => significant(x, 3),
             onInput: (x) => {
-              state = { bandwidths: state.bandwidths.map((old, j) => (j === i ? x : old)) };
+              state = { ...state, bandwidths: state.bandwidths.map((old, j) => (j === i ? x : old)) };
               host.setState({ bandwidths: state.bandwidths });
               void computeCurve(i, x);
             },
@@ -191,6 +254,7 @@ export default defineWidget({
           const remove = button('×', () => {
             if (state.bandwidths.length <= 1) return;
             curves.splice(i, 1);
+            deviations.splice(i, 1);
             setBandwidths(state.bandwidths.filter((_, j) => j !== i));
           }, 'kl-button kl-button--icon');
           remove.setAttribute('aria-label', `Remove bandwidth h${i + 1}`);
@@ -222,10 +286,18 @@ export default defineWidget({
         lab = {
           keys: dataset.keys,
           observedValues: dataset.observedValues,
+          truthAtKeys: dataset.truthAtKeys,
           dense,
           truth,
         };
         waiting();
+        const bandMissing = BAND.filter((name) => !available.has(name));
+        if (bandMissing.length > 0) {
+          bandButton.disabled = true;
+          if (state.band) host.note(`This build of the core has no ${bandMissing.join(', ')}, so no band is drawn.`);
+          state = { ...state, band: false };
+          renderBandButton();
+        }
         setBandwidths(state.bandwidths);
         paint();
       } catch (error) {
@@ -239,6 +311,7 @@ export default defineWidget({
       paint();
     });
     buildSliders();
+    renderBandButton();
     void loadLaboratory();
     return {
       destroy() {

@@ -1,0 +1,85 @@
+// The learn-bandwidth figure (beyond the chapter) in the browser: every h, risk and gradient it
+// prints is the core's looDescent run on the chapter sample (the same calls made in Node), Step
+// answers the keyboard, Play walks downhill and pauses, the address restores a run, and a bad
+// URL value falls back with a note.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { loadKernelLens } from '../wasm/load.mjs';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+
+let site;
+let kl;
+let data;
+before(async () => {
+  site = await openSite();
+  kl = await loadKernelLens();
+  data = kl.chapterDataset();
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The figure's read-outs at step t of the run from `start` at `rate` (its number formats).
+function expected(start, rate, t) {
+  const run = kl.looDescent(data.keys, data.observedValues, 1, start, rate, t);
+  const four = (x) => x.toFixed(4).replace('-', '−');
+  return {
+    step: String(t),
+    h: String(Number(run.bandwidths[t].toPrecision(4))),
+    risk: four(run.risks[t]),
+    gradient: four(run.gradients[t]),
+  };
+}
+
+async function readouts(page) {
+  return {
+    step: await page.getByTestId('learn-step').textContent(),
+    h: await page.getByTestId('learn-bandwidth').textContent(),
+    risk: await page.getByTestId('learn-risk').textContent(),
+    gradient: await page.getByTestId('learn-gradient').textContent(),
+  };
+}
+
+test('step 0 and three steps from the keyboard are the core\'s descent; the risk falls; the address keeps the run', async () => {
+  const { page, errors } = await site.newPage(embedPath('learn-bandwidth'));
+  await waitForText(page.getByTestId('learn-risk'), /\d/, 30000);
+  assert.deepEqual(await readouts(page), expected(1.5, 3, 0));
+  const step = page.getByRole('button', { name: 'Step' });
+  await step.focus();
+  for (let t = 1; t <= 3; t += 1) {
+    await page.keyboard.press('Enter');
+    await waitForText(page.getByTestId('learn-step'), new RegExp(`^${t}$`));
+  }
+  await waitForText(page.getByTestId('learn-risk'), new RegExp(`^${expected(1.5, 3, 3).risk}$`));
+  assert.deepEqual(await readouts(page), expected(1.5, 3, 3));
+  assert.ok(Number(expected(1.5, 3, 3).risk) < Number(expected(1.5, 3, 0).risk));
+  await page.waitForFunction(() => /steps=3/.test(location.search), null, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  await screenshot(page, 'learn-bandwidth');
+  assert.deepEqual(errors, []);
+});
+
+test('a link restores the run; Play walks on and Pause stops it', async () => {
+  const { page, errors } = await site.newPage(embedPath('learn-bandwidth', { start: '0.05', rate: '2', steps: '4' }));
+  await waitForText(page.getByTestId('learn-step'), /^4$/, 30000);
+  await waitForText(page.getByTestId('learn-risk'), new RegExp(`^${expected(0.05, 2, 4).risk}$`));
+  assert.deepEqual(await readouts(page), expected(0.05, 2, 4));
+  const play = page.getByRole('button', { name: 'Play' });
+  await play.click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="learn-step"]')?.textContent) >= 7, null, { timeout: 20000 });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.waitForTimeout(600);
+  const paused = await readouts(page);
+  await page.waitForTimeout(600);
+  assert.deepEqual(await readouts(page), paused, 'nothing moves after Pause');
+  assert.deepEqual(paused, expected(0.05, 2, Number(paused.step)));
+  assert.deepEqual(errors, []);
+});
+
+test('a bad URL rate falls back to the default with a note', async () => {
+  const { page, errors } = await site.newPage(embedPath('learn-bandwidth', { rate: '0' }));
+  await waitForText(page.locator('.kl-widget__note', { hasText: 'Invalid parameters' }), /rate=0/);
+  await waitForText(page.getByTestId('learn-risk'), /\d/, 30000);
+  assert.deepEqual(await readouts(page), expected(1.5, 3, 0));
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,87 @@
+// The exact pointwise standard deviation of both smoothers (smootherAudit: sd = σ‖w(q)‖) against
+// the spread of the laboratory's own 1,000 noisy worlds (chapterConfig's seeds, drawn here with
+// NumpyRandom exactly as biasVarianceSweep draws them), and its mean square against exactRisk's
+// variance. This is what the ±2 sd bands of the smoothing and local-linear figures draw.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { loadKernelLens } from './load.mjs';
+
+let kl;
+let config;
+let data;
+/// worlds × keys responses f(K) + noise, row-major, as NumPy's normal(size=(worlds, keys)).
+let responses;
+before(async () => {
+  kl = await loadKernelLens();
+  config = kl.chapterConfig();
+  data = kl.chapterDataset();
+  const rng = new kl.NumpyRandom(config.monteCarloSeed);
+  const noise = rng.normal(0, config.noise, config.worlds * config.keys);
+  rng.delete();
+  responses = noise.map((e, k) => data.truthAtKeys[k % config.keys] + e);
+});
+
+/// Per query, the ddof-0 standard deviation and the mean over the worlds of the prediction w_r · y.
+function spread(weights) {
+  const n = config.keys;
+  const m = weights.length / n;
+  const sd = new Float64Array(m);
+  const variance = new Float64Array(m);
+  for (let r = 0; r < m; r += 1) {
+    let sum = 0;
+    let squares = 0;
+    for (let w = 0; w < config.worlds; w += 1) {
+      let prediction = 0;
+      for (let i = 0; i < n; i += 1) prediction += weights[r * n + i] * responses[w * n + i];
+      sum += prediction;
+      squares += prediction * prediction;
+    }
+    const mean = sum / config.worlds;
+    variance[r] = squares / config.worlds - mean * mean;
+    sd[r] = Math.sqrt(variance[r]);
+  }
+  return { sd, variance };
+}
+
+const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+// A ddof-0 standard deviation from N normal draws has relative standard error about 1/sqrt(2N)
+// (0.022 for N = 1,000). Each query is allowed 5 of them; their root mean square over the 241
+// queries (which share keys, so they are far from independent) 2 of them.
+const RELATIVE_SE = 1 / Math.sqrt(2 * 1000);
+
+for (const h of [0.05, 0.18, 0.65]) {
+  test(`h = ${h}: the exact sd of NW and local linear is the spread of the 1,000 worlds`, () => {
+    const audit = kl.smootherAudit(data.queries, data.keys, 1, data.truthAtKeys, data.truthAtQueries, config.noise, h);
+    const nw = kl.attention(data.queries, data.keys, data.observedValues, 1, 1, h).weights;
+    const line = kl.localLinear(data.queries, data.keys, data.observedValues, 1, h).weights;
+    for (const [name, weights, exact] of [
+      ['Nadaraya–Watson', nw, audit.nadarayaWatson.sd],
+      ['local linear', line, audit.localLinear.sd],
+    ]) {
+      const { sd } = spread(weights);
+      const relative = Array.from(exact, (s, r) => sd[r] / s - 1);
+      const worst = relative.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0);
+      const rms = Math.sqrt(mean(relative.map((x) => x * x)));
+      assert.ok(Math.abs(worst) < 5 * RELATIVE_SE, `${name}: worst relative deviation ${worst}`);
+      assert.ok(rms < 2 * RELATIVE_SE, `${name}: root mean square relative deviation ${rms}`);
+    }
+  });
+}
+
+test('the worlds drawn here are the laboratory\'s: their mean variance is biasVarianceSweep\'s', () => {
+  const sweep = kl.biasVarianceSweep();
+  for (const row of sweep) {
+    const nw = kl.attention(data.queries, data.keys, data.observedValues, 1, 1, row.bandwidth).weights;
+    const monteCarlo = mean(Array.from(spread(nw).variance));
+    assert.ok(Math.abs(monteCarlo / row.variance - 1) < 1e-9, `h = ${row.bandwidth}: ${monteCarlo} vs ${row.variance}`);
+  }
+});
+
+test('the mean of sd² over the queries is exactRisk\'s variance (no sampling on either side)', () => {
+  for (const row of kl.exactRisk()) {
+    const audit = kl.smootherAudit(data.queries, data.keys, 1, data.truthAtKeys, data.truthAtQueries, config.noise, row.bandwidth);
+    const meanSquare = mean(Array.from(audit.nadarayaWatson.sd, (s) => s * s));
+    assert.ok(Math.abs(meanSquare / row.variance - 1) < 1e-10, `h = ${row.bandwidth}: ${meanSquare} vs ${row.variance}`);
+  }
+});
