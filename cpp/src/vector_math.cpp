@@ -365,35 +365,33 @@ double divide_dot(double* x, std::size_t n, double divisor, const double* b) {
 }
 
 void extend_range(const double* x, std::size_t n, ValueRange& range) {
+  // The row's extremes first (one min and one max per pair of lanes); only a row with a value at
+  // or below 0 (an underflowed weight) needs the pass that finds its smallest positive value.
   constexpr double infinity = std::numeric_limits<double>::infinity();
-  f64x2 low = {range.lowest, range.lowest};
-  f64x2 high = {range.highest, range.highest};
-  f64x2 positive = {range.smallest_positive, range.smallest_positive};
-  const f64x2 zero = {0.0, 0.0};
-  const f64x2 none = {infinity, infinity};
-  u64x2 zeros = {0, 0};
+  f64x2 low = {infinity, infinity};
+  f64x2 high = {-infinity, -infinity};
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
     const f64x2 v = load(x + i);
     low = v < low ? v : low;
-    high = v > high ? v : high;
-    const f64x2 candidate = v > zero ? v : none;
-    positive = candidate < positive ? candidate : positive;
-    zeros |= (u64x2)(v == zero);
+    high = high < v ? v : high;
   }
-  for (int lane = 0; lane < 2; ++lane) {
-    range.lowest = low[lane] < range.lowest ? low[lane] : range.lowest;
-    range.highest = high[lane] > range.highest ? high[lane] : range.highest;
-    range.smallest_positive = positive[lane] < range.smallest_positive ? positive[lane] : range.smallest_positive;
-    range.zero = range.zero || zeros[lane] != 0;
-  }
+  double lowest = low[0] < low[1] ? low[0] : low[1];
+  double highest = high[0] > high[1] ? high[0] : high[1];
   KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) {
-    const double v = x[i];
-    range.lowest = v < range.lowest ? v : range.lowest;
-    range.highest = v > range.highest ? v : range.highest;
-    if (v > 0.0 && v < range.smallest_positive) range.smallest_positive = v;
-    if (v == 0.0) range.zero = true;
+    lowest = x[i] < lowest ? x[i] : lowest;
+    highest = x[i] > highest ? x[i] : highest;
+  }
+  range.lowest = lowest < range.lowest ? lowest : range.lowest;
+  range.highest = highest > range.highest ? highest : range.highest;
+  if (lowest > 0.0) {  // every value positive: the row's smallest is its smallest positive
+    range.smallest_positive = lowest < range.smallest_positive ? lowest : range.smallest_positive;
+    return;
+  }
+  for (i = 0; i < n; ++i) {
+    if (x[i] > 0.0 && x[i] < range.smallest_positive) range.smallest_positive = x[i];
+    if (x[i] == 0.0) range.zero = true;
   }
 }
 

@@ -83,6 +83,32 @@ TEST_CASE("gaussian_scores is squared_distance_row then negate_divide_max, bit f
     }
 }
 
+TEST_CASE("extend_range folds rows with and without zeros into the running extremes", "[vector_math]") {
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  detail::ValueRange range{infinity, -infinity, infinity, false};
+  const std::vector<double> positive = {0.3, 0.2, 0.7, 0.25, 0.9};
+  detail::extend_range(positive.data(), positive.size(), range);
+  CHECK(range.lowest == 0.2);
+  CHECK(range.highest == 0.9);
+  CHECK(range.smallest_positive == 0.2);
+  CHECK(!range.zero);
+  const std::vector<double> underflowed = {0.0, 0.5, 0.0, 0.1, 0.4};  // an odd length: the scalar tail too
+  detail::extend_range(underflowed.data(), underflowed.size(), range);
+  CHECK(range.lowest == 0.0);
+  CHECK(range.highest == 0.9);
+  CHECK(range.smallest_positive == 0.1);
+  CHECK(range.zero);
+  // A later all-positive row lowers the smallest positive value but not the lowest (0).
+  const std::vector<double> smaller = {0.05, 0.06};
+  detail::extend_range(smaller.data(), smaller.size(), range);
+  CHECK(range.lowest == 0.0);
+  CHECK(range.smallest_positive == 0.05);
+  CHECK(range.zero);
+  detail::extend_range(nullptr, 0, range);
+  CHECK(range.smallest_positive == 0.05);
+  CHECK(range.highest == 0.9);
+}
+
 TEST_CASE("max_of, negate_divide_max, divide_inplace, divide_dot and dot agree with their definitions",
           "[vector_math]") {
   const double minus_infinity = -std::numeric_limits<double>::infinity();
