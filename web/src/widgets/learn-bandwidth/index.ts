@@ -66,8 +66,8 @@ export default defineWidget({
     predicts each observation from the others, so it needs no truth curve, and it is a smooth
     function of $h$. Its derivative is exact: with $s=\\log h$, each weight moves as
     $\\partial\\log\\kappa_h(\\vect{x}_i,\\vect{x}_j)/\\partial s=\\norm{\\vect{x}_i-\\vect{x}_j}^2/h^2$, so
-    $$\\frac{\\partial\\widehat f_{-i}}{\\partial s}=\\sum_{j\\ne i}\\alpha_{ij}\\,\\frac{\\norm{\\vect{x}_i-\\vect{x}_j}^2}{h^2}\\,\\bigl(y_j-\\widehat f_{-i}\\bigr),
-    \\qquad \\frac{\\partial R}{\\partial s}=\\frac2n\\sum_i\\bigl(\\widehat f_{-i}-y_i\\bigr)\\frac{\\partial\\widehat f_{-i}}{\\partial s}.$$
+    $$\\frac{\\partial\\widehat f_{-i}}{\\partial s}=\\sum_{j\\ne i}\\alpha_{ij}\\,\\frac{\\norm{\\vect{x}_i-\\vect{x}_j}^2}{h^2}\\,\\bigl(y_j-\\widehat f_{-i}\\bigr),$$
+    $$\\frac{\\partial R}{\\partial s}=\\frac2n\\sum_i\\bigl(\\widehat f_{-i}-y_i\\bigr)\\frac{\\partial\\widehat f_{-i}}{\\partial s}.$$
     Gradient descent takes $s\\leftarrow s-\\eta\\,\\partial R/\\partial s$. Pick a start, then step
     or play: the point walks down the leave-one-out curve, and the fitted curve and the attention
     map change with it.</p>
