@@ -132,7 +132,7 @@ export default defineWidget({
       },
     });
     const rateSlider = slider({
-      label: 'learning rate',
+      label: 'bandwidth learning rate η',
       caption: 'rate η',
       spec: { min: params.rate.min, max: params.rate.max, scale: 'log' },
       value: state.rate,
