@@ -332,6 +332,10 @@ export default defineWidget({
           call('looCurve', dataset.keys, dataset.observedValues, 1, curveBandwidths),
         ] as const);
         sample = { keys: dataset.keys, observed: dataset.observedValues, dense, truth, mapQueries, trace, curveBandwidths, curveRisks };
+        // The risk axis holds the whole curve: its top is the first of 0.2, 0.4, … above the largest risk.
+        const y = riskChart.options.scales?.y;
+        const largest = curveRisks.reduce((top, r) => (Number.isFinite(r) ? Math.max(top, r) : top), 0);
+        if (y) y.max = Math.max(0.2, Math.ceil((largest * 1.05) / 0.2) * 0.2);
         waiting();
         await compute(state.steps);
       } catch (error) {
