@@ -54,7 +54,9 @@ if (!manifest[WORKER]) {
   console.error(`size budget: no ${WORKER} in ${dist}/.vite/manifest.json`);
   process.exit(1);
 }
-const workers = [...closure(WORKER, false)];
+/// With its dynamic imports: the laboratory's factory script, which a laboratory figure's first
+/// call fetches (an upper bound for the figures that call the core alone).
+const workers = [...closure(WORKER, true)];
 /// The one stylesheet every page links (cssCodeSplit is off, so no chunk lists it).
 const styles = Object.values(manifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.css'));
 const wasm = assets.filter((name) => name.endsWith('.wasm')).map((name) => `assets/${name}`);

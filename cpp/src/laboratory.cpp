@@ -577,8 +577,9 @@ LooRiskGradient loo_risk_gradient(const MatrixRef& keys, const VectorRef& values
     }
     const double held_out = weighted_values / total;
     double covariance = 0.0;
+    // Keys whose weight underflowed add nothing (and one whose distance overflowed would add 0 * inf).
     for (Eigen::Index j = 0; j < n; ++j)
-      if (j != i) covariance += weights(j) * (distances(j) - nearest) * (values(j) - held_out);
+      if (weights(j) > 0.0) covariance += weights(j) * (distances(j) - nearest) * (values(j) - held_out);
     const double residual = held_out - values(i);
     risk += residual * residual;
     gradient += 2.0 * residual * (covariance / total / h2);

@@ -93,3 +93,12 @@ TEST_CASE("looDescent refuses bad rates, too many steps and a step out of range"
   CHECK_THROWS_WITH(loo_descent(keys, values, 1.0, 1e6, 5), Catch::Contains("take a smaller rate"));
   CHECK(loo_descent(keys, values, 1.0, 1.0, 0).bandwidths.size() == 1);
 }
+
+TEST_CASE("a key whose squared distance overflows adds nothing to the gradient (not 0 * inf)", "[loo_gradient]") {
+  // From the first key the last lies 1.6e154 away: its squared distance is +inf, its weight 0.
+  const RowMatrix keys = (RowMatrix(4, 1) << -8e153, 0.0, 1.0, 8e153).finished();
+  const Vector values = (Vector(4) << 1.0, 2.0, 3.0, 4.0).finished();
+  const LooRiskGradient result = loo_risk_gradient(keys, values, 1.0);
+  CHECK(std::isfinite(result.risk));
+  CHECK(std::isfinite(result.gradient));
+}

@@ -76,6 +76,24 @@ test('a link restores the run; Play walks on and Pause stops it', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('the start and rate sliders answer the keyboard and begin a new run', async () => {
+  const { page, errors } = await site.newPage(embedPath('learn-bandwidth', { steps: '3' }));
+  await waitForText(page.getByTestId('learn-step'), /^3$/, 30000);
+  await page.getByRole('slider', { name: 'starting bandwidth h0' }).focus();
+  await page.keyboard.press('Home');
+  await waitForText(page.getByTestId('learn-step'), /^0$/);
+  await waitForText(page.getByTestId('learn-risk'), new RegExp(`^${expected(0.02, 3, 0).risk}$`));
+  assert.deepEqual(await readouts(page), expected(0.02, 3, 0));
+  await page.getByRole('slider', { name: 'bandwidth learning rate η' }).focus();
+  await page.keyboard.press('End');
+  await page.getByRole('button', { name: 'Step' }).click();
+  await waitForText(page.getByTestId('learn-step'), /^1$/);
+  await waitForText(page.getByTestId('learn-risk'), new RegExp(`^${expected(0.02, 30, 1).risk}$`));
+  assert.deepEqual(await readouts(page), expected(0.02, 30, 1));
+  await page.waitForFunction(() => /start=0\.02/.test(location.search) && /rate=30/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+});
+
 test('a bad URL rate falls back to the default with a note', async () => {
   const { page, errors } = await site.newPage(embedPath('learn-bandwidth', { rate: '0' }));
   await waitForText(page.locator('.kl-widget__note', { hasText: 'Invalid parameters' }), /rate=0/);

@@ -87,6 +87,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto kernel = static_cast<Kernel>(input.ConsumeIntegralInRange<int>(0, 3));
       fuzz::refusal_allowed([&] { loo_curve(keys, values, bandwidths(input), kernel); });
       fuzz::refusal_allowed([&] { loo_fit(keys, values, fuzz::bandwidth(input), kernel); });
+      fuzz::refusal_allowed([&] {
+        // An accepted call on finite keys and values never gives a NaN gradient with a finite risk.
+        const LooRiskGradient point = loo_risk_gradient(keys, values, fuzz::bandwidth(input));
+        if (std::isfinite(point.risk) && std::isnan(point.gradient)) std::abort();
+      });
+      fuzz::refusal_allowed([&] {
+        loo_descent(keys, values, fuzz::bandwidth(input), fuzz::number(input), fuzz::count(input, 8));
+      });
       fuzz::refusal_allowed([&] { linspace(fuzz::number(input), fuzz::number(input), fuzz::count(input, 64)); });
       fuzz::refusal_allowed([&] { truth(fuzz::vector(input, n)); });
     }

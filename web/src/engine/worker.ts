@@ -5,7 +5,6 @@
 /// or `{ id, error: { name, message } }`. Its first message says it started, and names the Web
 /// Lock it holds while it lives (see protocol.ts).
 import createCore from 'kernel-lens-wasm/kernel_lens_core.mjs';
-import createLab from 'kernel-lens-wasm/kernel_lens_lab.mjs';
 import { errorPayload, exportedFunctions, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
 import type { CallResponse, ClosingMessage, PageMessage, StartedMessage } from './protocol';
 
@@ -25,7 +24,18 @@ scope.close = () => {
   closeWorker();
 };
 
-const FACTORIES: Record<ModulePart, Factory> = { core: createCore, lab: createLab };
+/// Every figure calls the core; the laboratory's factory script is fetched by its first call.
+const FACTORIES: Record<ModulePart, () => Promise<Factory>> = {
+  core: () => Promise.resolve(createCore),
+  lab: () =>
+    import('kernel-lens-wasm/kernel_lens_lab.mjs').then(
+      (script) => script.default,
+      (error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`the script of the laboratory module could not be loaded in the worker (${reason}); change any input to try again`);
+      },
+    ),
+};
 const compiled = new Map<ModulePart, WebAssembly.Module>();
 const instances = new Map<ModulePart, Promise<Map<string, CoreFunction>>>();
 const loaded = new Map<ModulePart, Map<string, CoreFunction>>();
@@ -36,7 +46,8 @@ const loaded = new Map<ModulePart, Map<string, CoreFunction>>();
 async function fetchedPart(part: ModulePart): Promise<Map<string, CoreFunction>> {
   if (import.meta.env.MODE !== 'standalone') {
     const { WASM_URLS } = await import('./wasm-urls');
-    const functions = exportedFunctions(await FACTORIES[part]({ locateFile: () => WASM_URLS[part] }));
+    const factory = await FACTORIES[part]();
+    const functions = exportedFunctions(await factory({ locateFile: () => WASM_URLS[part] }));
     loaded.set(part, functions);
     return functions;
   }
@@ -48,7 +59,7 @@ function load(part: ModulePart): Promise<Map<string, CoreFunction>> {
   if (!pending) {
     const module = compiled.get(part);
     if (!module) pending = fetchedPart(part);
-    else pending = instantiate(FACTORIES[part], module).then((functions) => {
+    else pending = FACTORIES[part]().then((factory) => instantiate(factory, module)).then((functions) => {
       loaded.set(part, functions);
       return functions;
     });

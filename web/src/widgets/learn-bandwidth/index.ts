@@ -66,8 +66,8 @@ export default defineWidget({
     predicts each observation from the others, so it needs no truth curve, and it is a smooth
     function of $h$. Its derivative is exact: with $s=\\log h$, each weight moves as
     $\\partial\\log\\kappa_h(\\vect{x}_i,\\vect{x}_j)/\\partial s=\\norm{\\vect{x}_i-\\vect{x}_j}^2/h^2$, so
-    $$\\frac{\\partial\\widehat f_{-i}}{\\partial s}=\\sum_{j\\ne i}\\alpha_{ij}\\,\\frac{\\norm{\\vect{x}_i-\\vect{x}_j}^2}{h^2}\\,\\bigl(y_j-\\widehat f_{-i}\\bigr),
-    \\qquad \\frac{\\partial R}{\\partial s}=\\frac2n\\sum_i\\bigl(\\widehat f_{-i}-y_i\\bigr)\\frac{\\partial\\widehat f_{-i}}{\\partial s}.$$
+    $$\\frac{\\partial\\widehat f_{-i}}{\\partial s}=\\sum_{j\\ne i}\\alpha_{ij}\\,\\frac{\\norm{\\vect{x}_i-\\vect{x}_j}^2}{h^2}\\,\\bigl(y_j-\\widehat f_{-i}\\bigr),$$
+    $$\\frac{\\partial R}{\\partial s}=\\frac2n\\sum_i\\bigl(\\widehat f_{-i}-y_i\\bigr)\\frac{\\partial\\widehat f_{-i}}{\\partial s}.$$
     Gradient descent takes $s\\leftarrow s-\\eta\\,\\partial R/\\partial s$. Pick a start, then step
     or play: the point walks down the leave-one-out curve, and the fitted curve and the attention
     map change with it.</p>
@@ -132,7 +132,7 @@ export default defineWidget({
       },
     });
     const rateSlider = slider({
-      label: 'learning rate',
+      label: 'bandwidth learning rate η',
       caption: 'rate η',
       spec: { min: params.rate.min, max: params.rate.max, scale: 'log' },
       value: state.rate,
@@ -332,6 +332,10 @@ export default defineWidget({
           call('looCurve', dataset.keys, dataset.observedValues, 1, curveBandwidths),
         ] as const);
         sample = { keys: dataset.keys, observed: dataset.observedValues, dense, truth, mapQueries, trace, curveBandwidths, curveRisks };
+        // The risk axis holds the whole curve: its top is the first of 0.2, 0.4, … above the largest risk.
+        const y = riskChart.options.scales?.y;
+        const largest = curveRisks.reduce((top, r) => (Number.isFinite(r) ? Math.max(top, r) : top), 0);
+        if (y) y.max = Math.max(0.2, Math.ceil((largest * 1.05) / 0.2) * 0.2);
         waiting();
         await compute(state.steps);
       } catch (error) {

@@ -87,7 +87,8 @@ export default defineWidget({
     the Nadaraya–Watson curve is pulled toward the interior: its bias grows at the boundary.
     Local linear regression fits, at each query, a kernel-weighted line instead of a constant and
     reads off its value at the query. It is still a weighted sum of the targets,
-    $$\\widehat f(\\vect{q}) = \\sum_i \\ell_i(\\vect{q})\\, y_i, \\qquad \\vect{\\ell}(\\vect{q})^\\top = \\vect{e}_1^\\top(\\widetilde{\\matr{X}}^\\top\\matr{W}\\widetilde{\\matr{X}})^{-1}\\widetilde{\\matr{X}}^\\top\\matr{W},$$
+    $$\\widehat f(\\vect{q}) = \\sum_i \\ell_i(\\vect{q})\\, y_i,$$
+    $$\\vect{\\ell}(\\vect{q})^\\top = \\vect{e}_1^\\top(\\widetilde{\\matr{X}}^\\top\\matr{W}\\widetilde{\\matr{X}})^{-1}\\widetilde{\\matr{X}}^\\top\\matr{W},$$
     with rows $[1, (\\vect{x}_i-\\vect{q})^\\top]$ of $\\widetilde{\\matr{X}}$ and the attention
     weights at $\\vect{q}$ on the diagonal of $\\matr{W}$. The weights still sum to one, but at the
     edge some turn negative to cancel the slope — the signed weights of section 12.1, now local.

@@ -1,0 +1,74 @@
+// docs/embedding.md's table of widget parameters against the widgets' own schemas: every widget
+// folder has rows, every schema parameter is documented and every documented one exists, with the
+// schema's default (where the table writes it out in full). The schemas are read from the widget
+// sources through Vite's module loader (the same transforms as the site build), not copied here.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'vite';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const widgetNames = readdirSync(`${root}web/src/widgets`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+/// The table's rows as { widget, params: [names], defaults: [texts] }, widget carried down blank cells.
+function documentedRows() {
+  const text = readFileSync(`${root}docs/embedding.md`, 'utf8');
+  const section = text.slice(text.indexOf('## Widget parameters'), text.indexOf('## Shareable state'));
+  const rows = [];
+  let widget = null;
+  for (const line of section.split('\n')) {
+    if (!line.startsWith('|') || line.startsWith('| widget') || line.startsWith('| ---')) continue;
+    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim());
+    const named = /^`([\w-]+)`/.exec(cells[0] ?? '');
+    if (named) widget = named[1];
+    const codes = (cell) => [...(cell ?? '').matchAll(/`([^`]*)`/g)].map((match) => match[1]);
+    rows.push({ widget, params: codes(cells[1]), defaults: codes(cells[2]) });
+  }
+  return rows;
+}
+
+/// A default as the table writes it: lists comma-separated, numbers as JavaScript prints them.
+const written = (value) => (Array.isArray(value) ? value.join(',') : String(value));
+
+let server;
+const schemas = new Map();
+before(async () => {
+  server = await createServer({
+    configFile: `${root}web/vite.config.ts`,
+    server: { middlewareMode: true, hmr: false, ws: false },
+    appType: 'custom',
+    logLevel: 'error',
+  });
+  for (const name of widgetNames) schemas.set(name, (await server.ssrLoadModule(`/src/widgets/${name}/index.ts`)).default.params);
+});
+after(async () => {
+  await server?.close();
+});
+
+test('every widget has rows in the table, and every row names a widget', () => {
+  const rows = documentedRows();
+  const documented = new Set(rows.map((row) => row.widget));
+  assert.deepEqual([...documented].sort(), widgetNames);
+});
+
+test('each widget\'s documented parameters are its schema\'s, with its defaults', () => {
+  const rows = documentedRows();
+  for (const name of widgetNames) {
+    const schema = schemas.get(name);
+    const mine = rows.filter((row) => row.widget === name);
+    const documented = mine.flatMap((row) => row.params);
+    assert.deepEqual([...documented].sort(), Object.keys(schema).sort(), `${name}: documented parameters`);
+    for (const row of mine) {
+      if (row.defaults.length !== row.params.length) continue;
+      row.params.forEach((param, i) => {
+        const text = row.defaults[i];
+        if (text.includes('…')) return;
+        assert.equal(text, written(schema[param].default), `${name}.${param}: documented default`);
+      });
+    }
+  }
+});
