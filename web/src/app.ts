@@ -85,7 +85,10 @@ export async function showPage(): Promise<void> {
   };
   /// Printing: every figure still waiting mounts now, in chapter order (their prose is typeset in
   /// place, and each chart draws as soon as the core answers).
+  /// Figures whose prose is being typeset before they mount: printing mounts them at once.
+  const typesetting = new Set<() => void>();
   onPrint(() => {
+    for (const mount of [...typesetting]) mount();
     for (const show of queue.splice(0)) void show(true);
     for (const [section, show] of pending) {
       pending.delete(section);
@@ -121,24 +124,35 @@ export async function showPage(): Promise<void> {
         }
       : { reflect, unavailable: shareUnavailable };
     let shown = false;
+    let mounted = false;
+    let prose: HTMLDivElement | undefined;
+    /// The prose (typeset or not yet), then the figure; once.
+    const mount = (): void => {
+      if (mounted) return;
+      mounted = true;
+      typesetting.delete(mount);
+      if (prose) section.append(prose);
+      mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
+      section.classList.remove('kl-section--waiting');
+    };
     pending.set(section, async (urgent) => {
       if (shown) return;
       shown = true;
       if (widget.prose) {
-        const prose = document.createElement('div');
+        prose = document.createElement('div');
         prose.className = 'kl-prose';
         prose.innerHTML = widget.prose;
         if (urgent) {
-          section.append(prose);
+          mount();
           void typeset(prose);
-        } else {
-          // Typeset before it enters the page: formulas replacing their TeX would shift the layout.
-          await typeset(prose);
-          section.append(prose);
+          return;
         }
+        // Typeset before it enters the page: formulas replacing their TeX would shift the layout.
+        // Printing meanwhile mounts it at once, the typesetting finishing in place.
+        typesetting.add(mount);
+        await typeset(prose);
       }
-      mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
-      section.classList.remove('kl-section--waiting');
+      mount();
     });
     observer.observe(section);
   }
