@@ -94,7 +94,7 @@ export default defineWidget({
         plugins: { legend: lineLegend() },
         scales: {
           x: { type: 'logarithmic', min: CURVE.min, max: CURVE.max, title: { display: true, text: 'bandwidth h (log scale)' } },
-          y: { type: 'linear', min: 0, max: 0.6, title: { display: true, text: 'leave-one-out risk R(h)' } },
+          y: { type: 'linear', min: 0, max: 0.6, title: { display: true, text: 'risk R(h)' } },
         },
       },
       plugins: [curveLayer],
