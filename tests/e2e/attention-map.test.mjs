@@ -104,3 +104,21 @@ test('usable at 360 px and in the dark theme', async () => {
   await page.waitForTimeout(200);
   await screenshot(page, 'attention-map-360-dark');
 });
+
+test('a large map still computing when the reader switches to a small one never replaces it', async () => {
+  // A new bandwidth sends a 2048 × 2048 map to the worker (the map keeps up to two requests
+  // going); the 31 × 60 preset, clicked in the same task, is answered on the page first: the
+  // older, larger answer arriving after it is dropped.
+  const { page, errors } = await site.newPage(embedPath('attention-map', { queries: '2048', keys: '2048', h: '0.3' }));
+  await waitForText(page.getByTestId('shapes'), /A \(2048, 2048\)/, 60000);
+  await page.evaluate(() => {
+    const slider = document.querySelector('input[type=range][aria-label^="bandwidth h"]');
+    slider.value = String(Number(slider.value) + 0.05 * (Number(slider.max) - Number(slider.min)));
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    [...document.querySelectorAll('button')].find((button) => button.textContent === '31 × 60 (Figure 12.3)').click();
+  });
+  await waitForText(page.getByTestId('shapes'), /A \(31, 60\)/, 30000);
+  await page.waitForTimeout(2000);
+  assert.equal(await page.getByTestId('shapes').textContent(), 'Q (31, 1), K (60, 1), V (60, 1), A (31, 60), AV (31, 1)');
+  assert.deepEqual(errors, []);
+});

@@ -81,7 +81,7 @@ export function mountWidget<S extends Schema>(
     root,
     embedded: options.embedded,
     bridge,
-    channel: (key: string): Channel => bridge.channel(`${id}/${key}`),
+    channel: (key: string, depth?: number): Channel => bridge.channel(`${id}/${key}`, depth),
     note(message) {
       const item = element('p', 'kl-widget__note');
       item.textContent = message;

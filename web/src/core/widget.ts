@@ -12,8 +12,8 @@ export interface WidgetHost<S extends Schema = Schema> {
   readonly embedded: boolean;
   /// The page's shared worker bridge.
   readonly bridge: Bridge;
-  /// A latest-wins requester private to this widget instance.
-  channel(key: string): Channel;
+  /// A latest-wins requester private to this widget instance, `depth` requests in flight (1).
+  channel(key: string, depth?: number): Channel;
   /// Adds a visible note (e.g. a rejected parameter, data not yet available); returns its remover.
   note(message: string): () => void;
   /// Shows an error from the core inline; the widget keeps its last good drawing. `source` names

@@ -44,13 +44,22 @@ function log(calls: readonly CoreCall[], where: string): void {
   if (Array.isArray(record)) record.push({ fns: calls.map((c) => c.fn).join(' '), where });
 }
 
-/// Latest-wins requester. A superseded request resolves to `null` instead of results.
+/// Latest-wins requester. A superseded request resolves to `null` instead of results. `depth`
+/// requests may be in flight at once (1 by default): with 2, the worker has the next request as
+/// soon as it finishes one, instead of idling while the answer reaches the page and the page
+/// sends the next (a figure whose every answer takes the worker tens of milliseconds).
 export class Channel {
-  private inFlight = false;
+  private inFlight = 0;
+  /// Requests sent so far, and the newest of them answered: an older answer arriving later is dropped.
+  private sent = 0;
+  private answered = 0;
   private queued: { calls: readonly CoreCall[]; issuedAt: number; settle: Pending; drop(): void } | null =
     null;
 
-  constructor(private readonly bridge: Bridge) {}
+  constructor(
+    private readonly bridge: Bridge,
+    private readonly depth = 1,
+  ) {}
 
   request<const C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C> | null> {
     const issuedAt = performance.now();
@@ -60,7 +69,7 @@ export class Channel {
         reject,
       };
       const entry = { calls, issuedAt, settle, drop: () => resolve(null) };
-      if (this.inFlight) {
+      if (this.inFlight >= this.depth) {
         this.queued?.drop();
         this.queued = entry;
       } else {
@@ -69,23 +78,30 @@ export class Channel {
     });
   }
 
-  private send(entry: { calls: readonly CoreCall[]; issuedAt: number; settle: Pending }): void {
-    this.inFlight = true;
+  private send(entry: { calls: readonly CoreCall[]; issuedAt: number; settle: Pending; drop(): void }): void {
+    this.inFlight += 1;
+    const order = ++this.sent;
     const next = (): void => {
-      this.inFlight = false;
+      this.inFlight -= 1;
       const queued = this.queued;
       this.queued = null;
       if (queued) this.send(queued);
     };
     this.bridge.run(entry.calls).then(
       (results) => {
-        noteDelivered(entry.issuedAt);
-        markTiming('kernel-lens:result', entry.issuedAt);
-        entry.settle.resolve(results);
+        // With two in flight, a newer request answered first (on the page, say) supersedes this one.
+        if (order < this.answered) entry.drop();
+        else {
+          this.answered = order;
+          noteDelivered(entry.issuedAt);
+          markTiming('kernel-lens:result', entry.issuedAt);
+          entry.settle.resolve(results);
+        }
         next();
       },
       (error: Error) => {
-        entry.settle.reject(error);
+        if (order < this.answered) entry.drop();
+        else entry.settle.reject(error);
         next();
       },
     );
@@ -111,11 +127,11 @@ export class Bridge {
   private spentThisTask = 0;
   private resetQueued = false;
 
-  /// The latest-wins requester for `key` (one per widget computation).
-  channel(key: string): Channel {
+  /// The latest-wins requester for `key` (one per widget computation), `depth` requests in flight.
+  channel(key: string, depth = 1): Channel {
     let channel = this.channels.get(key);
     if (!channel) {
-      channel = new Channel(this);
+      channel = new Channel(this, depth);
       this.channels.set(key, channel);
     }
     return channel;

@@ -124,7 +124,9 @@ export default defineWidget({
       csv: () => (last ? [['query', 'prediction'], ...Array.from(last.data.queries, (q, r) => [q, last?.outputs[r] ?? null])] : []),
     });
     const datasetChannel = host.channel('dataset');
-    const mapChannel = host.channel('map');
+    // Two maps in flight: at 2048 x 2048 each takes the worker tens of milliseconds, and with one
+    // the worker would idle while each answer reaches the page and the next request comes back.
+    const mapChannel = host.channel('map', 2);
     const rowChannel = host.channel('row');
 
     const heatmap = new Heatmap({
