@@ -100,8 +100,12 @@ export class Channel {
         next();
       },
       (error: Error) => {
+        // A refusal is an answer too: an older request's results arriving after it are dropped.
         if (order < this.answered) entry.drop();
-        else entry.settle.reject(error);
+        else {
+          this.answered = order;
+          entry.settle.reject(error);
+        }
         next();
       },
     );
