@@ -86,14 +86,13 @@ class WeightRows {
   double fill(Eigen::Index r, RowVectorOut row, const double* values = nullptr) {
     const auto n = static_cast<std::size_t>(row.size());
     if (gaussian_divisor_ > 0.0) {
-      // kernel_weights_row's first attempt, fused: -D / (2h^2) with its extremes, e^(s - max)
+      // kernel_weights_row's first attempt, fused: -D / (2h^2) with its maximum, e^(s - max)
       // with NumPy's pairwise sum, the division; the same operations in the same order, so the
       // same bits, in three passes over the row.
-      double lowest = 0.0;
       const double shift = detail::gaussian_scores(keys_transposed_.data(), static_cast<std::size_t>(keys_transposed_.rows()),
-                                                   n, queries_.row(r).data(), gaussian_divisor_, row.data(), &lowest);
+                                                   n, queries_.row(r).data(), gaussian_divisor_, row.data());
       if (shift != -std::numeric_limits<double>::infinity()) {
-        const double sum = detail::exp_shifted_sum(row.data(), n, shift, lowest);
+        const double sum = detail::exp_shifted_sum(row.data(), n, shift);
         if (values) return detail::divide_dot(row.data(), n, sum, values);
         detail::divide_inplace(row.data(), n, sum);
         return 0.0;

@@ -31,9 +31,6 @@ constexpr double c2 = 0x1.ffffffffffdbdp-2;
 constexpr double c3 = 0x1.555555555543cp-3;
 constexpr double c4 = 0x1.55555cf172b91p-5;
 constexpr double c5 = 0x1.1111167a4d017p-7;
-// Exponent field of 512: from there on (and for inf, NaN) the library's special cases apply.
-constexpr std::uint64_t large_exponent = 0x408ull << 52;
-constexpr std::uint64_t exponent_mask = 0x7ffull << 52;
 
 f64x2 load(const double* x) {
   f64x2 v;
@@ -160,6 +157,25 @@ double exp_scaled(double tmp, std::uint64_t scale_bits, std::uint64_t ki) {
   return 0x1p-1022 * y;
 }
 
+/// Below this, e^x is +0 in the library's exp (e^-746 < 2^-1075, half the least subnormal).
+constexpr double underflow_limit = -746.0;
+
+/// Whether both lanes lie strictly within 512 of 0 (no NaN): exp_lanes' range.
+bool in_range(f64x2 v) {
+  const auto inside = (v > -512.0) & (v < 512.0);
+  return (inside[0] & inside[1]) != 0;
+}
+
+/// exp_lanes where a lane may need the library's special cases (|v| >= 512, inf, NaN): +0 for
+/// both lanes below underflow_limit (what exp() returns there; a row's far cells), exp_lanes for
+/// both in range, else exp() lane by lane.
+__attribute__((noinline)) f64x2 exp_checked(f64x2 v, const ExpConstants& k) {
+  const auto below = v < underflow_limit;
+  if ((below[0] & below[1]) != 0) return f64x2{0.0, 0.0};
+  if (in_range(v)) return exp_lanes(v, k);
+  return f64x2{v[0] < underflow_limit ? 0.0 : exp(v[0]), v[1] < underflow_limit ? 0.0 : exp(v[1])};
+}
+
 }  // namespace
 
 double exp(double x) {
@@ -193,19 +209,10 @@ double exp(double x) {
 
 void exp_inplace(double* x, std::size_t n, double shift) {
   const ExpConstants constants;
-  const u64x2 mask = {exponent_mask, exponent_mask};
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
     const f64x2 v = load(x + i) - shift;
-    u64x2 bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    const u64x2 exponent = bits & mask;
-    if (exponent[0] >= large_exponent || exponent[1] >= large_exponent) {
-      x[i] = exp(v[0]);
-      x[i + 1] = exp(v[1]);
-      continue;
-    }
-    store(x + i, exp_lanes(v, constants));
+    store(x + i, in_range(v) ? exp_lanes(v, constants) : exp_checked(v, constants));
   }
   KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) x[i] = exp(x[i] - shift);
@@ -213,9 +220,18 @@ void exp_inplace(double* x, std::size_t n, double shift) {
 
 namespace {
 
-/// One of NumPy's pairwise blocks (n <= 128) exponentiated in range and summed as pairwise_sum
-/// sums it: fewer than 8 terms left to right; else eight partial sums (the lanes of four
-/// registers), combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder.
+/// Whether every lane of the four pairs is in exp_lanes' range.
+bool in_range(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
+  const auto inside = (a > -512.0) & (a < 512.0) & (b > -512.0) & (b < 512.0) & (c > -512.0) & (c < 512.0) &
+                      (e > -512.0) & (e < 512.0);
+  return (inside[0] & inside[1]) != 0;
+}
+
+/// One of NumPy's pairwise blocks (n <= 128) exponentiated and summed as pairwise_sum sums it:
+/// fewer than 8 terms left to right; else eight partial sums (the lanes of four registers),
+/// combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder. Checked: each group of
+/// eight tested once; a group with an argument at or beyond 512 in magnitude goes pair by pair
+/// through exp_checked (a row's far cells, where the weights underflow, are +0 without a call).
 double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
   const f64x2 shifts = {shift, shift};
   // NumPy starts its partial sums at the first eight terms (0 + e is e exactly, e >= +0), and adds
@@ -223,12 +239,17 @@ double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants&
   f64x2 r01 = {0.0, 0.0}, r23 = r01, r45 = r01, r67 = r01;
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const f64x2 a = exp_lanes(load(x + i) - shifts, k), b = exp_lanes(load(x + i + 2) - shifts, k);
-    const f64x2 c = exp_lanes(load(x + i + 4) - shifts, k), e = exp_lanes(load(x + i + 6) - shifts, k);
-    store(x + i, a);
-    store(x + i + 2, b);
-    store(x + i + 4, c);
-    store(x + i + 6, e);
+    const f64x2 va = load(x + i) - shifts, vb = load(x + i + 2) - shifts;
+    const f64x2 vc = load(x + i + 4) - shifts, ve = load(x + i + 6) - shifts;
+    if (in_range(va, vb, vc, ve)) {
+      store(x + i, exp_lanes(va, k));
+      store(x + i + 2, exp_lanes(vb, k));
+      store(x + i + 4, exp_lanes(vc, k));
+      store(x + i + 6, exp_lanes(ve, k));
+    } else {
+      for (std::size_t pair = 0; pair < 8; pair += 2) store(x + i + pair, exp_checked(load(x + i + pair) - shifts, k));
+    }
+    const f64x2 a = load(x + i), b = load(x + i + 2), c = load(x + i + 4), e = load(x + i + 6);
     r01 += a;
     r23 += b;
     r45 += c;
@@ -251,14 +272,7 @@ double exp_pairwise_sum(double* x, std::size_t n, double shift, const ExpConstan
 
 }  // namespace
 
-double exp_shifted_sum(double* x, std::size_t n, double shift, double lowest) {
-  // x_i - shift rounds monotonically in x_i, so it lies in [lowest - shift, 0] as rounded: above
-  // -512, no lane needs the library's special cases and none is tested for.
-  const double low = lowest - shift;
-  if (!(low > -512.0) || !(shift - shift == 0.0)) {
-    exp_inplace(x, n, shift);
-    return pairwise_sum(x, n);
-  }
+double exp_shifted_sum(double* x, std::size_t n, double shift) {
   return exp_pairwise_sum(x, n, shift, ExpConstants());
 }
 
@@ -306,11 +320,10 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
 }
 
 double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n, const double* query, double divisor,
-                       double* out, double* smallest) {
+                       double* out) {
   // Two keys at a time, their distance kept in a register while the d coordinates are added.
   constexpr double infinity = std::numeric_limits<double>::infinity();
   f64x2 high = {-infinity, -infinity};
-  f64x2 low = {infinity, infinity};
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
     const double* k = keys_transposed + i;
@@ -323,10 +336,8 @@ double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t
     const f64x2 v = -distance / divisor;
     store(out + i, v);
     high = high < v ? v : high;
-    low = v < low ? v : low;
   }
   double largest = high[0] > high[1] ? high[0] : high[1];
-  double least = low[0] < low[1] ? low[0] : low[1];
   KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) {
     double difference = keys_transposed[i] - query[0];
@@ -337,9 +348,7 @@ double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t
     }
     out[i] = -distance / divisor;
     largest = out[i] > largest ? out[i] : largest;
-    least = out[i] < least ? out[i] : least;
   }
-  *smallest = least;
   return largest;
 }
 

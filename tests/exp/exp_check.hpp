@@ -44,22 +44,22 @@ inline std::uint64_t ulp_distance(double a, double b) {
 
 /// Rows of every length from 1 to 300 cut from `x`, each moved at or below `shift` with its
 /// maximum set to `shift` (a softmax row after its shift). Three rows in four lie within 511 of
-/// the shift (exp_shifted_sum's fast path); every fourth also gets an argument 600 below it or -inf
-/// (the checked path).
+/// the shift (every group of eight in exp_lanes' range); every fourth spreads over 1100 below it
+/// (groups taken pair by pair: normal, subnormal and zero results, and pairs below -746, which
+/// are +0 without a call to exp) and ends in -inf or 600 below the shift.
 inline void compare_rows(const std::vector<double>& x, double shift, ExpComparison& result) {
   std::size_t start = 0;
   for (std::size_t n = 1; start + n <= x.size() && n <= 300; start += n, ++n) {
     std::vector<double> row(x.begin() + static_cast<std::ptrdiff_t>(start), x.begin() + static_cast<std::ptrdiff_t>(start + n));
     for (double& v : row) {
-      const double below = std::isfinite(v) ? std::fmod(std::abs(v), 511.0) : 300.0;  // in [0, 511)
+      const double spread = n % 4 == 0 ? 1100.0 : 511.0;
+      const double below = std::isfinite(v) ? std::fmod(std::fmod(std::abs(v), spread) * 7.0, spread) : 300.0;  // in [0, spread)
       v = shift - below;
     }
     row[n / 2] = shift;
     if (n % 4 == 0) row[n - 1] = (n % 8 == 0) ? -std::numeric_limits<double>::infinity() : shift - 600.0;
-    double lowest = shift;
-    for (const double v : row) lowest = v < lowest ? v : lowest;
     std::vector<double> fused = row, plain = row;
-    const double fused_sum = detail::exp_shifted_sum(fused.data(), n, shift, lowest);
+    const double fused_sum = detail::exp_shifted_sum(fused.data(), n, shift);
     detail::exp_inplace(plain.data(), n, shift);
     const double plain_sum = pairwise_sum(plain.data(), n);
     for (std::size_t i = 0; i < n; ++i) {

@@ -30,18 +30,19 @@ double exp(double x);
 /// In place: x_i <- e^{x_i - shift} for i < n (the subtraction rounded first, as written).
 void exp_inplace(double* x, std::size_t n, double shift = 0.0);
 
-/// In place x_i <- e^{x_i - shift} for x_i in [lowest, shift] (a softmax row shifted by its
-/// maximum, lowest its minimum), returning pairwise_sum of the results: the same bits as
-/// exp_inplace followed by pairwise_sum, in one pass over each of pairwise_sum's blocks, and
-/// without testing any lane for a special case where every x_i - shift is above -512.
-double exp_shifted_sum(double* x, std::size_t n, double shift, double lowest);
+/// In place x_i <- e^{x_i - shift} (a softmax row shifted by its maximum), returning
+/// pairwise_sum of the results: the same bits as exp_inplace followed by pairwise_sum, for any
+/// x and shift, in one pass over each of pairwise_sum's blocks. Each group of eight arguments is
+/// tested once; where one lies at or beyond 512 in magnitude the group goes pair by pair, and a
+/// pair below -746 (a row's far cells, whose weights underflow) is +0 without a call to exp().
+double exp_shifted_sum(double* x, std::size_t n, double shift);
 
 /// The Gaussian log-kernel row: out_i <- -D_i / divisor with D_i = sum_c (K_ci - q_c)^2 for
 /// keys_transposed K:(d, n) row-major and query q (d); the squares added in the order c = 0..d-1
 /// (as add_squared_differences adds them), the division true: squared_distance_row followed by
-/// negate_divide_max, bit for bit. Returns the maximum, the minimum into *smallest; d, n >= 1.
+/// negate_divide_max, bit for bit. Returns the maximum; d, n >= 1.
 double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n, const double* query, double divisor,
-                       double* out, double* smallest);
+                       double* out);
 
 /// \f$ \max_i x_i \f$ of n >= 1 values without NaN (-inf allowed).
 double max_of(const double* x, std::size_t n);
