@@ -273,8 +273,12 @@ test('a slow download shows a loading note, which goes once the figure has its n
   const note = page.locator('.kl-widget__note', { hasText: 'Loading' });
   await waitForText(note, /^Loading the core \(kernel_lens_core-[^ ]*\.wasm\)…$/);
   assert.equal(await page.getByTestId('prediction').textContent(), '');
+  // The note lies over the figure: the figure does not move when it comes or goes.
+  const bodyTop = () => page.locator('.kl-widget__body').evaluate((body) => body.getBoundingClientRect().top);
+  const topWithNote = await bodyTop();
   await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
   await note.waitFor({ state: 'detached', timeout: 5000 });
+  assert.equal(await bodyTop(), topWithNote, 'the figure moved when the loading note went');
 });
 
 test('a widget chunk that does not load shows an error with Retry, and Retry shows the figure', async () => {

@@ -66,10 +66,15 @@ export function mountWidget<S extends Schema>(
   error.setAttribute('role', 'alert');
   error.hidden = true;
   const root = element('div', 'kl-widget__body');
+  // The loading note lies over the top of the figure instead of pushing it down: a note that
+  // comes and goes while the core loads would move the whole figure twice (a layout shift).
+  const loading = element('div', 'kl-widget__loading kl-no-print');
+  loading.setAttribute('role', 'status');
+  loading.setAttribute('aria-live', 'polite');
 
   const exports: ExportTable[] = [];
   const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, state), options.share);
-  frame.append(header, notes, root, error, tools.element);
+  frame.append(header, notes, loading, root, error, tools.element);
   frame.addEventListener('keydown', keepKeys);
   container.append(frame);
 
@@ -131,7 +136,11 @@ export function mountWidget<S extends Schema>(
   let removeLoadingNote = (): void => undefined;
   const stopLoadingNotes = bridge.onLoading((what) => {
     removeLoadingNote();
-    removeLoadingNote = what ? host.note(`Loading ${what}…`) : (): void => undefined;
+    if (!what) return;
+    const item = element('p', 'kl-widget__note');
+    item.textContent = `Loading ${what}…`;
+    loading.append(item);
+    removeLoadingNote = () => item.remove();
   });
   return {
     frame,
