@@ -57,7 +57,8 @@ export interface WidgetDefinition<S extends Schema = Schema> {
   figure?: string;
   /// URL parameters (embed contract) and their defaults.
   params: S;
-  /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX.
+  /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX, kept in the
+  /// widget folder's prose.html (TeX with single backslashes) and imported with `?raw`.
   prose?: string;
   mount(host: WidgetHost<S>, state: StateOf<S>): MountedWidget;
 }
