@@ -7,7 +7,8 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from './pencil';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor } from './pencil';
+import { typeset } from '../../core/math-text';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
 
@@ -110,7 +111,8 @@ export default defineWidget({
       strip.element,
     );
     host.root.append(answer.element);
-    typesetWhenEmbedded(host);
+    // The answer's TeX is the figure's own: the page typesets only the prose before it.
+    void typeset(host.root);
 
     async function compute(requested: ExerciseState): Promise<void> {
       try {

@@ -6,7 +6,8 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from '../exercise-convexity/pencil';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../exercise-convexity/pencil';
+import { typeset } from '../../core/math-text';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
 
@@ -92,7 +93,8 @@ export default defineWidget({
     tableBox.append(table.table);
     answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
     host.root.append(answer.element);
-    typesetWhenEmbedded(host);
+    // The answer's TeX is the figure's own: the page typesets only the prose before it.
+    void typeset(host.root);
 
     async function compute(requested: ExerciseState): Promise<void> {
       try {

@@ -163,7 +163,8 @@ export default defineWidget({
     layout.className = 'kl-bank__layout';
     layout.append(jobsBox, bank);
     host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
-    if (host.embedded) void typeset(host.root);
+    // The table's TeX is the figure's own: the page typesets only the prose before it.
+    void typeset(host.root);
 
     function select(row: BankState['row']): void {
       state = { ...state, row };
