@@ -57,8 +57,8 @@ const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] => Array.fro
 
 export default defineWidget({
   name: 'bandwidth-selection',
-  title: 'Selecting h when the truth is hidden',
-  order: 12.45,
+  title: 'Exercise 3: choosing h on held-out data',
+  order: 13.3,
   params,
   prose,
 

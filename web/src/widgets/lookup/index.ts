@@ -48,7 +48,7 @@ export default defineWidget({
   name: 'lookup',
   title: 'A fixed Gaussian lookup',
   figure: 'Figure 12.1',
-  order: 12.0,
+  order: 12.2,
   params,
   prose,
 

@@ -109,7 +109,7 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 export default defineWidget({
   name: 'your-data',
   title: 'Your own data through the same operator',
-  order: 12.45,
+  order: 14.5,
   params,
   prose,
 
