@@ -117,8 +117,9 @@ test('the chapter headings are on the page before any scrolling, in order', asyn
   assert.deepEqual(errors, []);
 });
 
-test('scrolled through, the page follows the chapter: headings, sidebars, tags, no raw TeX', async () => {
-  const { page, errors } = await site.newPage('index.html');
+/// Opens `path`, scrolls to every waiting figure and checks the whole chapter as the reader sees it.
+async function followsTheChapter(path) {
+  const { page, errors } = await site.newPage(path);
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
   // Scroll to each figure still waiting (mounting one moves the ones below), as a reader would.
   for (let step = 0; step < 4 * widgetNames.length; step++) {
@@ -170,4 +171,7 @@ test('scrolled through, the page follows the chapter: headings, sidebars, tags, 
     .evaluateAll((nodes) => nodes.map((node) => Number(/Figure (\d+\.\d+)/.exec(node.textContent)?.[1])));
   assert.deepEqual(figures, [...figures].sort((a, b) => a - b), 'figure numbers in order');
   assert.deepEqual(errors, []);
-});
+}
+
+test('scrolled through, the full page follows the chapter: headings, sidebars, tags, no raw TeX', () => followsTheChapter('index.html'));
+test('scrolled through, the standalone file follows the chapter too', () => followsTheChapter('kernel-lens-standalone.html'));
