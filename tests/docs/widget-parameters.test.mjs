@@ -1,12 +1,13 @@
-// docs/embedding.md's table of widget parameters against the widgets' own schemas: every widget
-// folder has rows, every schema parameter is documented and every documented one exists, with the
-// schema's default (where the table writes it out in full). The schemas are read from the widget
-// sources through Vite's module loader (the same transforms as the site build), not copied here.
+// docs/embedding.md's table of widget parameters against the widgets' own schemas: the table is
+// the one scripts/widget-parameters.mjs generates from them (ranges, options, defaults), every
+// widget folder has rows, every schema parameter is documented and every documented one exists,
+// with the schema's default (where the table writes it out in full). The schemas are read from the
+// widget sources through Vite's module loader (the same transforms as the site build), not copied here.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { DOC, loadWidgets, moduleLoader, parameterTable, tableIn } from '../../scripts/widget-parameters.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const widgetNames = readdirSync(`${root}web/src/widgets`, { withFileTypes: true })
@@ -35,18 +36,21 @@ function documentedRows() {
 const written = (value) => (Array.isArray(value) ? value.join(',') : String(value));
 
 let server;
+let widgets = [];
 const schemas = new Map();
 before(async () => {
-  server = await createServer({
-    configFile: `${root}web/vite.config.ts`,
-    server: { middlewareMode: true, hmr: false, ws: false },
-    appType: 'custom',
-    logLevel: 'error',
-  });
-  for (const name of widgetNames) schemas.set(name, (await server.ssrLoadModule(`/src/widgets/${name}/index.ts`)).default.params);
+  server = await moduleLoader();
+  widgets = await loadWidgets(server);
+  for (const widget of widgets) schemas.set(widget.name, widget.params);
 });
 after(async () => {
   await server?.close();
+});
+
+test('the table is the one the schemas generate (run node scripts/widget-parameters.mjs after changing one)', () => {
+  const documented = tableIn(readFileSync(DOC, 'utf8'));
+  assert.ok(documented, 'docs/embedding.md keeps the generated table between its markers');
+  assert.equal(documented, parameterTable(widgets));
 });
 
 test('every widget has rows in the table, and every row names a widget', () => {

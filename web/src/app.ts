@@ -1,5 +1,5 @@
-/// The two ways the site shows widgets: the full page (every widget in chapter order, each mounted
-/// as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
+/// The two ways the site shows widgets: the full page (the chapter's sections from index.html,
+/// every widget in its section in chapter order, each mounted as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
 import { applyTheme, followHostTheme, themeMode } from './charts/theme';
 import { setSubheadingLevel } from './core/headings';
@@ -62,11 +62,20 @@ export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
   const container = document.getElementById('kl-widgets');
   if (!page || !container) return;
-  /// Figures beyond the chapter follow its closing prose.
+  /// Figures beyond the chapter follow its exercises.
   const beyond = document.getElementById('kl-beyond') ?? container;
+  /// The chapter's sections hold a slot each (`data-order`): a figure goes into the last slot
+  /// whose order is at most its own.
+  const slots = Array.from(container.querySelectorAll<HTMLElement>('[data-order]'));
+  const slotFor = (order: number): HTMLElement =>
+    order >= BEYOND_THE_CHAPTER ? beyond : (slots.filter((slot) => Number(slot.dataset.order) <= order).at(-1) ?? container);
   const search = new URLSearchParams(location.search);
   followTheme(search);
   watchPrintLayout();
+  /// The page's own prose (sidebars, summary), typeset while the figures' scripts load.
+  const staticProse = (async () => {
+    for (const part of Array.from(page.querySelectorAll<HTMLElement>('.kl-prose'))) await typeset(part);
+  })();
   const widgets = await loadAllWidgets(container);
   /// `show(true)` mounts at once (printing); `show(false)` typesets the prose first.
   type Show = (urgent: boolean) => Promise<void>;
@@ -113,7 +122,7 @@ export async function showPage(): Promise<void> {
     const section = document.createElement('section');
     section.className = 'kl-section kl-section--waiting';
     section.id = `section-${widget.name}`;
-    (widget.order >= BEYOND_THE_CHAPTER ? beyond : container).append(section);
+    slotFor(widget.order).append(section);
     const keys = Object.keys(widget.params);
     const reflect = (params: URLSearchParams): void => replaceAddress(pageAddress(widget.name, params));
     const share = online()
@@ -159,9 +168,7 @@ export async function showPage(): Promise<void> {
   container.removeAttribute('aria-busy');
   beyond.removeAttribute('aria-busy');
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
-  for (const part of Array.from(page.children)) {
-    if (part !== container && part !== beyond && part instanceof HTMLElement) await typeset(part);
-  }
+  await staticProse;
 }
 
 /// Shows the widget named by `?widget=` alone in `container` (the whole body when absent).

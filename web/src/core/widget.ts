@@ -42,22 +42,24 @@ export interface MountedWidget {
   destroy(): void;
 }
 
-/// The first `order` of the figures beyond the chapter (after its exercises, 13.x).
+/// The first `order` of the figures beyond the chapter (after its exercises, 13.x: 13.n is exercise n).
 export const BEYOND_THE_CHAPTER = 14;
 
 export interface WidgetDefinition<S extends Schema = Schema> {
   /// The embed name (`embed.html?widget=<name>`), equal to the folder name.
   name: string;
   title: string;
-  /// Position in the chapter: the section number, with decimals between sections (12.0, 12.1, 12.35…).
-  /// From BEYOND_THE_CHAPTER on, a figure goes beyond the chapter: the full page shows it after
-  /// the chapter's closing prose.
+  /// Position in the chapter, unique: the section number, with decimals for later places in the
+  /// section (12.4, 12.41…); the full page puts the figure in that section of index.html. 13.n is
+  /// exercise n. From BEYOND_THE_CHAPTER on, a figure goes beyond the chapter: the full page shows
+  /// it after the chapter's exercises.
   order: number;
   /// The chapter's figure label, e.g. "Figure 12.1".
   figure?: string;
   /// URL parameters (embed contract) and their defaults.
   params: S;
-  /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX.
+  /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX, kept in the
+  /// widget folder's prose.html (TeX with single backslashes) and imported with `?raw`.
   prose?: string;
   mount(host: WidgetHost<S>, state: StateOf<S>): MountedWidget;
 }

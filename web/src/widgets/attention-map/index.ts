@@ -11,6 +11,7 @@ import { liveReadout, setText, testNode } from '../../core/readout';
 import { typedNumber } from '../../core/typed-input';
 import { defineWidget } from '../../core/widget';
 import './attention-map.css';
+import prose from './prose.html?raw';
 
 const MAX_SIZE = 2048;
 
@@ -82,21 +83,7 @@ export default defineWidget({
   figure: 'Figure 12.3 (right)',
   order: 12.5,
   params,
-  prose: `
-    <h2>12.5 From one query to an attention matrix</h2>
-    <p>Stack $m$ queries, $n$ keys and one $p$-dimensional value per key:
-    $\\matr{Q}\\in\\mathbb{R}^{m\\times d}$, $\\matr{K}\\in\\mathbb{R}^{n\\times d}$,
-    $\\matr{V}\\in\\mathbb{R}^{n\\times p}$. Every query scores every key, and each row of scores
-    is normalised on its own:</p>
-    <p>$$S_{ri}=-\\frac{\\norm{\\vect{q}_r-\\vect{k}_i}^2}{2h^2}, \\qquad \\matr{A}=\\operatorname{rowsoftmax}(\\matr{S}) \\in\\mathbb{R}^{m\\times n}. \\tag{12.6}$$</p>
-    <p>$$\\operatorname{Attention}_h(\\matr{Q},\\matr{K},\\matr{V}) =\\matr{A}\\matr{V}\\in\\mathbb{R}^{m\\times p}. \\tag{12.7}$$</p>
-    <p>Below, 31 evenly spaced queries meet the laboratory's 60 sorted keys at the grid-minimum
-    bandwidth $h=0.18$. Each row hands out one unit of weight; bright cells receive more of it. The
-    white trace marks where a key equals the query. Where keys crowd together the unit is shared
-    among several neighbours; where they are sparse one or two keys carry it. Widen $h$ and the
-    band widens, exactly as raising a softmax temperature spreads its distribution. Nothing here
-    was learned: Euclidean distance and the bandwidth decided every cell. Switch to the log
-    colour scale to see how far the weights fall off, and where they underflow to exactly 0.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: MapState = { ...initial };

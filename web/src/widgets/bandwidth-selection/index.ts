@@ -11,6 +11,7 @@ import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bi
 import '../bias-variance/bias-variance.css';
 import { logTick, vertical, type XY } from '../bias-variance/plot';
 import { liveReadout, setText } from '../../core/readout';
+import prose from './prose.html?raw';
 
 const MAX_SPLIT = 2000;
 
@@ -56,23 +57,10 @@ const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] => Array.fro
 
 export default defineWidget({
   name: 'bandwidth-selection',
-  title: 'Selecting h when the truth is hidden',
-  order: 12.45,
+  title: 'Exercise 3: choosing h on held-out data',
+  order: 13.3,
   params,
-  prose: `
-    <h3>Selecting $h$ when the truth is hidden (exercise 3)</h3>
-    <p>The black truth curve is a privilege of the laboratory. With observed data the bandwidth
-    has to be chosen the way Chapter 6 chose any setting: fit on a training set, compare the
-    candidates on a validation set, and only then open a sealed test set, once, to report the
-    error of the one chosen $h$. Training error is no guide: at a tiny bandwidth every training
-    point predicts itself. Leave-one-out cross-validation on the training set is a second honest
-    choice that spends no extra data: each point is predicted from the others, its own weight
-    removed and the row renormalised.</p>
-    <p>Below, a fresh sample of the chapter's function is split into training, validation and
-    test points. The validation choice need not match the synthetic-truth grid minimum of the
-    audit above: that minimum averages over a thousand worlds on a fixed design, while
-    validation sees one noisy sample and a few dozen held-out points, so its curve is itself
-    noisy and flat near its bottom.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: SelectionState = { ...initial, bandwidths: [...initial.bandwidths] };

@@ -13,6 +13,7 @@ import { AuditView, type AuditFrame } from './view';
 import './bias-variance.css';
 import { liveReadout, setText } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
+import prose from './prose.html?raw';
 
 /// Points of the exact (population) curves across the plotted range of h.
 const EXACT_POINTS = 97;
@@ -67,24 +68,7 @@ export default defineWidget({
   figure: 'Figure 12.3 (left)',
   order: 12.41,
   params,
-  prose: `
-    <h3>Auditing the bandwidth over many noisy worlds</h3>
-    <p>The laboratory knows $f$, so it can do what observed data never allows: keep the 60 key
-    locations fixed, redraw the response noise in many independent worlds, and compare each
-    world's Nadaraya–Watson curve on the 241 queries with the noiseless truth. Averaged over
-    queries, the squared gap between the mean prediction and $f$ is the squared bias; the spread
-    of the predictions around their mean is the variance. Measured against $f$ itself there is no
-    irreducible-noise term:</p>
-    <p>$$\\operatorname{MSE}=\\operatorname{bias}^2+\\operatorname{variance}.$$</p>
-    <p>Predicting a fresh noisy response instead would add the irreducible variance $\\sigma^2$ of
-    the noise ($0.25^2$ in the chapter's laboratory) to every row. Because each prediction is linear in the responses, the same design also has an exact
-    population answer: $\\operatorname{bias}^2 = \\tfrac1m\\sum_r(\\vect{\\alpha}(q_r)^\\top f(\\matr{K}) - f(q_r))^2$
-    and $\\operatorname{variance} = \\tfrac{\\sigma^2}{m}\\sum_r\\norm{\\vect{\\alpha}(q_r)}^2$, drawn
-    dashed over a continuous range of $h$. The audit runs in the background one bandwidth at a
-    time; narrow kernels pay in variance, wide ones in bias, and on the chapter's grid the
-    smallest MSE falls at $h=0.18$. Drag the orange marker (or use its slider) to read both
-    decompositions at any $h$; change the worlds, the noise, the seeds or the grid and the table
-    is recomputed.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: AuditState = { ...initial, bandwidths: [...initial.bandwidths] };

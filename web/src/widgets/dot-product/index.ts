@@ -11,6 +11,7 @@ import type { Plugin } from 'chart.js';
 import './dot-product.css';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
+import prose from './prose.html?raw';
 
 const AXIS = { min: -3, max: 3 } as const;
 const GRAB_RADIUS = 16;
@@ -65,16 +66,7 @@ export default defineWidget({
   title: 'Dot product versus distance: magnitude participates',
   order: 12.65,
   params,
-  prose: `
-    <h3>The dot product, another similarity</h3>
-    <p>Chapter 1 also planted the dot product,
-    $$\\vect{q}^\\top\\vect{k} =\\norm{\\vect{q}}\\,\\norm{\\vect{k}}\\cos\\theta.$$
-    It measures angle alone only when the lengths are held fixed. With $\\vect{q}=(1,0)$,
-    $\\vect{k}_1=(1,0)$ and $\\vect{k}_2=(2,0)$ both keys point exactly where the query points, yet
-    their dot products are $1$ and $2$: the longer key wins. The negative squared distance
-    $-\\norm{\\vect{q}-\\vect{k}}^2$ gives $0$ and $-1$ and prefers the key that sits on the query.
-    Neither is wrong; the score decides what "similar" means. Drag the arrow heads (or use the
-    sliders) and compare the two rankings.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: DotState = { q: [...initial.q], k1: [...initial.k1], k2: [...initial.k2] };

@@ -7,8 +7,10 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from './pencil';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor } from './pencil';
+import { typeset } from '../../core/math-text';
 import { liveReadout, setText, testNode } from '../../core/readout';
+import prose from './prose.html?raw';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -31,13 +33,7 @@ export default defineWidget({
   title: 'Exercise 1: why kernel weights stay inside the range',
   order: 13.1,
   params,
-  prose: `
-    <h2>Exercises</h2>
-    <h3>Exercise 1 (pencil)</h3>
-    <p>Prove that Equation 12.3 is a convex combination when $\\kappa_h\\ge0$ and its denominator is
-    positive. Then prove that a scalar prediction lies in $[\\min_i v_i,\\max_i v_i]$. Which step
-    fails for the OLS weights of Equation 12.1? Write your proof first; the answer below checks
-    each step on live numbers.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: ExerciseState = { ...initial, targets: [...initial.targets] };
@@ -115,7 +111,8 @@ export default defineWidget({
       strip.element,
     );
     host.root.append(answer.element);
-    typesetWhenEmbedded(host);
+    // The answer's TeX is the figure's own: the page typesets only the prose before it.
+    void typeset(host.root);
 
     async function compute(requested: ExerciseState): Promise<void> {
       try {

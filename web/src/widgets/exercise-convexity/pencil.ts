@@ -2,8 +2,6 @@
 /// the five targets on the keys −2…2.
 import { button, controlRow } from '../../core/controls';
 import { fixed, tuple } from '../../core/format';
-import { typeset } from '../../core/math-text';
-import type { WidgetHost } from '../../core/widget';
 import './pencil.css';
 import { setText } from '../../core/readout';
 
@@ -30,11 +28,6 @@ export function reveal(summary: string, open: boolean, onToggle: (open: boolean)
   element.append(label, body);
   element.addEventListener('toggle', () => onToggle(element.open));
   return { element, body };
-}
-
-/// Inside embed.html nothing typesets the widget's TeX (the full page does it for every widget).
-export function typesetWhenEmbedded(host: Pick<WidgetHost, 'embedded' | 'root'>): void {
-  if (host.embedded) void typeset(host.root);
 }
 
 export interface TargetEditor {

@@ -6,8 +6,10 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from '../exercise-convexity/pencil';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../exercise-convexity/pencil';
+import { typeset } from '../../core/math-text';
 import { liveReadout, setText, testNode } from '../../core/readout';
+import prose from './prose.html?raw';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -24,13 +26,7 @@ export default defineWidget({
   title: 'Exercise 2: the five OLS target weights',
   order: 13.2,
   params,
-  prose: `
-    <h2>Exercise 2 (pencil)</h2>
-    <p>For the keys $(-2,-1,0,1,2)$, derive the five OLS target weights of Equation 12.1 at
-    $q=1.5$ without code. Check that they sum to one, find the negative weight, and build a second
-    target vector for which the OLS prediction leaves the target range. Work it out on paper, then
-    open the answer: every number in it is computed live from the hat-weight formula
-    $\\vect{\\lambda}(\\vect{q})=\\widetilde{\\matr{X}}(\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}})^{-1}\\widetilde{\\vect{q}}$.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: ExerciseState = { ...initial, targets: [...initial.targets] };
@@ -97,7 +93,8 @@ export default defineWidget({
     tableBox.append(table.table);
     answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
     host.root.append(answer.element);
-    typesetWhenEmbedded(host);
+    // The answer's TeX is the figure's own: the page typesets only the prose before it.
+    void typeset(host.root);
 
     async function compute(requested: ExerciseState): Promise<void> {
       try {

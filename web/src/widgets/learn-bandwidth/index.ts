@@ -10,6 +10,7 @@ import { call, keeping } from '../../core/protocol';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
+import prose from './prose.html?raw';
 
 const NEEDED = ['chapterDataset', 'truth', 'linspace', 'attention', 'sortedKeyPosition', 'looCurve', 'looDescent'] as const;
 const DENSE = { start: -3, stop: 3, count: 301 } as const;
@@ -58,23 +59,7 @@ export default defineWidget({
   title: 'Learning the bandwidth by gradient descent',
   order: 14.3,
   params,
-  prose: `
-    <h2>Beyond the chapter: from a chosen h to a learned one</h2>
-    <p>The chapter chose $h$ by looking at a grid of risks. Nothing stops us from learning it.
-    The leave-one-out risk
-    $$R(h)=\\frac1n\\sum_{i=1}^n\\bigl(\\widehat f_{-i}(\\vect{x}_i)-y_i\\bigr)^2$$
-    predicts each observation from the others, so it needs no truth curve, and it is a smooth
-    function of $h$. Its derivative is exact: with $s=\\log h$, each weight moves as
-    $\\partial\\log\\kappa_h(\\vect{x}_i,\\vect{x}_j)/\\partial s=\\norm{\\vect{x}_i-\\vect{x}_j}^2/h^2$, so
-    $$\\frac{\\partial\\widehat f_{-i}}{\\partial s}=\\sum_{j\\ne i}\\alpha_{ij}\\,\\frac{\\norm{\\vect{x}_i-\\vect{x}_j}^2}{h^2}\\,\\bigl(y_j-\\widehat f_{-i}\\bigr),$$
-    $$\\frac{\\partial R}{\\partial s}=\\frac2n\\sum_i\\bigl(\\widehat f_{-i}-y_i\\bigr)\\frac{\\partial\\widehat f_{-i}}{\\partial s}.$$
-    Gradient descent takes $s\\leftarrow s-\\eta\\,\\partial R/\\partial s$. Pick a start, then step
-    or play: the point walks down the leave-one-out curve, and the fitted curve and the attention
-    map change with it.</p>
-    <p>This one learned number is the first learnable parameter of an attention layer. Through
-    $\\tau=2h^2$ it is the softmax's temperature, and it was fitted by the same recipe every later
-    layer uses: a differentiable score, a loss on held-out predictions, and a gradient step.
-    Chapter 13 keeps the recipe and makes the similarity itself learnable.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: LearnState = { ...initial };

@@ -10,6 +10,7 @@ import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './local-linear.css';
+import prose from './prose.html?raw';
 
 const NEEDED = ['chapterDataset', 'chapterConfig', 'truth', 'linspace', 'attention', 'localLinear', 'smootherAudit'] as const;
 /// The query grid of the curves: the keys' whole range, so both edges show.
@@ -80,22 +81,7 @@ export default defineWidget({
   title: 'Local linear regression fixes the edges',
   order: 14.1,
   params,
-  prose: `
-    <h2>Beyond the chapter: why the weighted mean bends at the edges</h2>
-    <p>Near the edge of the data every key lies on one side of the query. A weighted mean of their
-    targets can only report what that side says, so where the function is still rising or falling
-    the Nadaraya–Watson curve is pulled toward the interior: its bias grows at the boundary.
-    Local linear regression fits, at each query, a kernel-weighted line instead of a constant and
-    reads off its value at the query. It is still a weighted sum of the targets,
-    $$\\widehat f(\\vect{q}) = \\sum_i \\ell_i(\\vect{q})\\, y_i,$$
-    $$\\vect{\\ell}(\\vect{q})^\\top = \\vect{e}_1^\\top(\\widetilde{\\matr{X}}^\\top\\matr{W}\\widetilde{\\matr{X}})^{-1}\\widetilde{\\matr{X}}^\\top\\matr{W},$$
-    with rows $[1, (\\vect{x}_i-\\vect{q})^\\top]$ of $\\widetilde{\\matr{X}}$ and the attention
-    weights at $\\vect{q}$ on the diagonal of $\\matr{W}$. The weights still sum to one, but at the
-    edge some turn negative to cancel the slope — the signed weights of section 12.1, now local.
-    Drag the query to an edge and compare the two weight profiles; the lower panel shows the exact
-    bias of both rules over the laboratory's design. The band is each curve's pointwise
-    $\\pm 2$ standard deviations, $\\sigma\\,\\lVert\\vect{w}(\\vect{q})\\rVert$, at the laboratory's
-    noise level: the line buys its smaller bias with a wider band at the edges.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: LocalLinearState = { ...initial };

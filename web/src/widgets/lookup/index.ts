@@ -9,6 +9,7 @@ import { defineWidget } from '../../core/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
+import prose from './prose.html?raw';
 
 const MAX_POINTS = 8;
 
@@ -47,18 +48,9 @@ export default defineWidget({
   name: 'lookup',
   title: 'A fixed Gaussian lookup',
   figure: 'Figure 12.1',
-  order: 12.0,
+  order: 12.2,
   params,
-  prose: `
-    <h2>A lookup without learning</h2>
-    <p>Three observed pairs sit at locations 1, 3 and 5 with responses 1.5, 2.8 and 1.8. A query
-    at $q$ compares itself with every stored location through a Gaussian similarity of bandwidth
-    $h$, normalises the similarities into weights, and returns the weighted mixture of the
-    responses. At $q=3.5$ and $h=0.6$ the middle observation takes almost all of the weight.</p>
-    <p>$$\\kappa_h(\\vect{q},\\vect{k}) = \\exp\\!\\left(-\\frac{\\norm{\\vect{q}-\\vect{k}}^2}{2h^2}\\right), \\qquad h>0. \\tag{12.2}$$</p>
-    <p>$$\\alpha_i(\\vect{q}) = \\frac{\\kappa_h(\\vect{q},\\vect{x}_i)}{\\sum_{j=1}^{n}\\kappa_h(\\vect{q},\\vect{x}_j)}, \\qquad \\widehat f_h(\\vect{q})=\\sum_{i=1}^{n}\\alpha_i(\\vect{q})y_i. \\tag{12.3}$$</p>
-    <p>Drag the dashed query line or the points, click empty space to add a point, double-click a
-    point to remove it. Nothing here is learned: the metric and the bandwidth do the routing.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: LookupState = { ...initial, keys: [...initial.keys], values: [...initial.values] };

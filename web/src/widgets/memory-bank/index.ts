@@ -8,6 +8,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './memory-bank.css';
 import { setText, testNode } from '../../core/readout';
+import prose from './prose.html?raw';
 
 /// The chapter's three stored pairs (keys = locations, values = responses).
 const KEYS = [1, 3, 5] as const;
@@ -45,13 +46,7 @@ export default defineWidget({
   title: 'The fixed operator as a memory bank',
   order: 12.6,
   params,
-  prose: `
-    <h2>12.6 Back to the memory bank</h2>
-    <p>Rename the regression's pieces and Chapter 11's memory bank appears. Locations become keys,
-    responses become values, and the query keeps its name; the formula does not change. Queries say
-    what is needed, keys are what it is compared against, values are what gets retrieved. Pick a job
-    in the table to see which part of the live computation does it — here the chapter's three
-    stored pairs, read by one query.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: BankState = { ...initial };
@@ -168,7 +163,8 @@ export default defineWidget({
     layout.className = 'kl-bank__layout';
     layout.append(jobsBox, bank);
     host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
-    if (host.embedded) void typeset(host.root);
+    // The table's TeX is the figure's own: the page typesets only the prose before it.
+    void typeset(host.root);
 
     function select(row: BankState['row']): void {
       state = { ...state, row };

@@ -8,6 +8,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from './range-strip';
 import { liveReadout, setText, testNode } from '../../core/readout';
+import prose from './prose.html?raw';
 
 const KEYS = [-2, -1, 0, 1, 2] as const;
 
@@ -47,16 +48,7 @@ export default defineWidget({
   title: 'Signed OLS weights versus convex kernel weights',
   order: 12.1,
   params,
-  prose: `
-    <h2>12.1 Linear regression already mixed old answers</h2>
-    <p>Ordinary least squares also predicts by mixing the training targets: with the augmented
-    design $\\widetilde{\\matr{X}}$ and the query $\\widetilde{\\vect{q}}$ (both with a leading 1),</p>
-    <p>$$\\widehat f(\\vect{q}) = \\underbrace{\\left[\\widetilde{\\matr{X}}(\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}})^{-1}\\widetilde{\\vect{q}}\\right]}_{\\vect{\\lambda}(\\vect{q})}^{\\!\\top}\\vect{y}. \\tag{12.1}$$</p>
-    <p>The intercept makes these weights sum to one, but nothing keeps them nonnegative. On the keys
-    $-2,\\dots,2$ at $q=1.5$ the first weight is negative, so the witness targets $(1,0,0,0,0)$
-    give an OLS prediction below every observed target. Kernel weights are nonnegative and sum to
-    one, so their prediction stays inside the observed range $[0, 1]$. Move the query or the
-    bandwidth and watch which prediction escapes.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: OlsState = { ...initial, targets: [...initial.targets] };

@@ -8,6 +8,7 @@ import { call, keeping } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { setText } from '../../core/readout';
+import prose from './prose.html?raw';
 
 const LABORATORY = ['chapterDataset', 'truth', 'linspace'] as const;
 /// What the ±2 sd band needs besides: the laboratory's noise and the exact audit of a fixed design.
@@ -47,20 +48,7 @@ export default defineWidget({
   figure: 'Figure 12.2',
   order: 12.4,
   params,
-  prose: `
-    <h2>12.4 Bandwidth: the honesty gate</h2>
-    <p>A narrow kernel that looks perfect on three points is no proof that narrower is better.
-    The laboratory fixes 60 seeded key locations on $[-3,3]$, draws one noisy sample of
-    $$f(x)=\\sin(1.5x)+0.3\\cos(4x), \\qquad y_i=f(x_i)+\\epsilon_i, \\qquad \\epsilon_i\\sim\\mathcal{N}(0,0.25^2),$$
-    and smooths it at several bandwidths. A tiny neighbourhood chases every noisy bump; a huge
-    one irons out the function's real wiggles. Across 1,000 noisy worlds the grid minimum of the
-    mean squared error sits at $h=0.18$, the middle curve below. Drag a bandwidth slider and the
-    curve follows.</p>
-    <p>How sure is each curve? With the keys held fixed, a prediction is a fixed weighted sum of
-    independent noisy targets, so its variance is exact:
-    $\operatorname{Var}\widehat f(q)=\sigma^2\sum_i\alpha_i(q)^2$. The band shows each curve
-    $\pm2$ standard deviations at the laboratory's $\sigma=0.25$: wide where the kernel leans on
-    few keys (small $h$, sparse keys), narrow where it averages many.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: SmoothingState = { bandwidths: [...initial.bandwidths], band: initial.band };

@@ -12,6 +12,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import type { StandardizeExercise } from 'kernel-lens-wasm/kernel_lens.mjs';
 import './standardize.css';
+import prose from './prose.html?raw';
 
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 0.5, min: 0.01, max: 10, scale: 'log' },
@@ -64,15 +65,7 @@ export default defineWidget({
   title: 'Exercise 5: units decide the neighbours',
   order: 13.5,
   params,
-  prose: `
-    <h3>Exercise 5: two features, two units</h3>
-    <p>Extend the Gaussian lookup to keys with two coordinates, and report the second one in units
-    a thousand times smaller (metres instead of kilometres, say). Nothing about the data changed,
-    but the squared distance $\\norm{\\vect{q}-\\vect{k}}^2$ is now almost entirely the second
-    feature's, so the kernel matches queries to keys on that feature alone. Standardising each
-    feature with the <em>training</em> mean and standard deviation (the keys', applied unchanged to
-    the queries) gives both features a say again. The fixed kernel carries a metric, and the
-    units choose it: a rule that is not learned still encodes a decision about what "near" means.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: StandardizeState = { ...initial };

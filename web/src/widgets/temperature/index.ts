@@ -7,6 +7,7 @@ import { call, resultOf } from '../../core/protocol';
 import type { NumberParam, StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { liveReadout, setText, testNode } from '../../core/readout';
+import prose from './prose.html?raw';
 
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log' },
@@ -34,17 +35,7 @@ export default defineWidget({
   title: 'Bandwidth is temperature',
   order: 12.3,
   params,
-  prose: `
-    <h2>12.3 Softmax was the normaliser all along</h2>
-    <p>For a strictly positive kernel the normalised weights are a softmax of log-kernel scores:</p>
-    <p>$$\\alpha_i(\\vect{q}) = \\frac{\\kappa_h(\\vect{q},\\vect{k}_i)}{\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)} = \\operatorname{softmax}_i\\!\\left(\\log\\kappa_h(\\vect{q},\\vect{k}_i)\\right). \\tag{12.4}$$</p>
-    <p>With the unscaled score $s_i=-\\norm{\\vect{q}-\\vect{k}_i}^2$ the Gaussian weights are a
-    softmax at temperature $\\tau$:</p>
-    <p>$$\\vect{\\alpha}(\\vect{q}) = \\operatorname{softmax}\\!\\left(\\frac{\\vect{s}}{\\tau}\\right), \\qquad \\tau=2h^2. \\tag{12.5}$$</p>
-    <p>Narrow bandwidth means low temperature and a sharp lookup; wide bandwidth means high
-    temperature and plain averaging. As $h\\to0^+$ the weight collapses onto the nearest key (an
-    exact tie splits it: try keys $0, 0, 1$ with $q=0$); as $h\\to\\infty$ every weight tends to
-    $1/n$. At $h=0$ the formula is undefined, and the core refuses it.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: TemperatureState = { ...initial, keys: [...initial.keys] };

@@ -9,6 +9,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './ties.css';
 import { liveReadout, setText, testNode } from '../../core/readout';
+import prose from './prose.html?raw';
 
 /// The exercise's keys (two exact nearest-key ties at the query) and query.
 const KEYS = [0, 0, 1] as const;
@@ -34,16 +35,7 @@ export default defineWidget({
   title: 'Exercise 4: an exact tie as h → 0⁺',
   order: 13.4,
   params,
-  prose: `
-    <h2>Exercise 4: the tie and the forbidden bandwidth</h2>
-    <p>Equation 12.5 follows from the Gaussian log-score $\\log\\kappa_h = -\\norm{\\vect{q}-\\vect{k}_i}^2/(2h^2)$:
-    dividing the unscaled score $s_i=-\\norm{\\vect{q}-\\vect{k}_i}^2$ by $\\tau=2h^2$ gives the
-    same softmax input, so $\\vect{\\alpha}(\\vect{q})=\\operatorname{softmax}(\\vect{s}/\\tau)$.
-    Now take the keys $[0,0,1]$, the query $0$, and halve $h$ again and again. The two keys at
-    distance zero always score $0$; the third scores $-1/(2h^2)$, which runs off to $-\\infty$.
-    Stable softmax therefore hands the tie equal shares that approach $(0.5, 0.5, 0)$. The limit
-    exists, but $h=0$ itself is no bandwidth: the score divides by $2h^2=0$, and for the tied keys
-    that is $0/0$. Type $0$ (or anything negative) to see the core refuse it.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: TiesState = { ...initial };

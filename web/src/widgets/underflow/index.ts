@@ -13,6 +13,7 @@ import { typedNumber } from '../../core/typed-input';
 import { defineWidget } from '../../core/widget';
 import type { UnderflowReport } from 'kernel-lens-wasm/kernel_lens.mjs';
 import './underflow.css';
+import prose from './prose.html?raw';
 
 const params = {
   q: { kind: 'number', label: 'far query q', default: 1000, min: 1, max: 100000, scale: 'log' },
@@ -75,16 +76,7 @@ export default defineWidget({
   title: 'The distant-query trap',
   order: 12.55,
   params,
-  prose: `
-    <h3>One numerical trap</h3>
-    <p>Equation 12.4 says the normalised kernel weights are a softmax of log-kernels,</p>
-    <p>$$\\alpha_i(\\vect{q}) = \\frac{\\kappa_h(\\vect{q},\\vect{k}_i)}{\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)} = \\operatorname{softmax}_i\\!\\left(\\log\\kappa_h(\\vect{q},\\vect{k}_i)\\right), \\tag{12.4}$$</p>
-    <p>and near the keys both routes agree to rounding. But a Gaussian that is positive on paper can
-    be 0 in floating point: at $q=1000$ with $h=0.1$ every score $-\\norm{q-k_i}^2/2h^2$ is about
-    $-5\\times10^{7}$, every $\\exp$ underflows, and dividing those zeros by their zero sum is
-    $0/0$. The log-space route subtracts the largest score first, so the nearest key keeps
-    $\\exp(0)=1$ and the row still sums to one. Push the query further out or the bandwidth down:
-    the naive side never recovers, the stable side always names the nearest key.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: UnderflowState = { ...initial };

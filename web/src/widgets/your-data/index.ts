@@ -14,6 +14,7 @@ import { defineWidget } from '../../core/widget';
 import { paddedRange, YourDataView } from './view';
 import './your-data.css';
 import { liveReadout, setText } from '../../core/readout';
+import prose from './prose.html?raw';
 
 /// Links carry at most this many numbers; larger tables stay on the page only.
 const MAX_URL_NUMBERS = 200;
@@ -108,20 +109,9 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 export default defineWidget({
   name: 'your-data',
   title: 'Your own data through the same operator',
-  order: 12.45,
+  order: 14.5,
   params,
-  prose: `
-    <h2>Bring your own data</h2>
-    <p>The honesty gate of section 12.4 applies to any table, not only the synthetic laboratory.
-    Paste or upload a table whose first columns are the keys $\\vect{k}_i$ (one to eight of them)
-    and whose last column is the value $v_i$. The same fixed rule smooths it,
-    $$\\widehat f_h(\\vect{q})=\\sum_{i=1}^{n}\\alpha_i(\\vect{q})\\,v_i, \\qquad
-    \\alpha_i(\\vect{q}) = \\operatorname{softmax}_i\\!\\left(\\log\\kappa_h(\\vect{q},\\vect{k}_i)\\right), \\tag{12.4}$$
-    and because the truth is hidden, each bandwidth is scored by leave-one-out: every point is
-    predicted from the others. With a compact kernel a query that sees no key takes the
-    nearest-key limit.</p>
-    <p>Rows and columns in messages are counted from 1 as in a spreadsheet, the header included.
-    Tables up to 5,000 rows and 4 MiB are accepted; small ones travel in the link.</p>`,
+  prose,
 
   mount(host, initial) {
     let state: YourDataState = { ...initial, keys: [...initial.keys], values: [...initial.values] };
