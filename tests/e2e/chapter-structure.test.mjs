@@ -47,12 +47,37 @@ const OUTLINE_HEADINGS = new Set(CHAPTER_OUTLINE.filter((part) => part.heading).
 
 const widgetSource = (name) => new URL(`../../web/src/widgets/${name}/`, import.meta.url);
 
+test('index.html reserves each chapter figure\'s place in the slot its order picks, once', () => {
+  const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+  const slots = [...html.matchAll(/data-order="([\d.]+)">([\s\S]*?)<\/div>/g)].map(([, order, inner]) => ({
+    order: Number(order),
+    figures: [...inner.matchAll(/id="section-([a-z-]+)"/g)].map((match) => match[1]),
+  }));
+  assert.ok(slots.length >= 7, `only ${slots.length} slots found`);
+  const beyond = Number(/BEYOND_THE_CHAPTER\s*=\s*([\d.]+)/.exec(readFileSync(new URL('../../web/src/core/widget.ts', import.meta.url), 'utf8'))?.[1]);
+  assert.ok(beyond > 13, 'BEYOND_THE_CHAPTER found');
+  const placed = slots.flatMap((slot) => slot.figures);
+  assert.equal(new Set(placed).size, placed.length, `a figure is placed twice: ${placed}`);
+  for (const name of widgetNames) {
+    const order = Number(/^\s*order:\s*([\d.]+),/m.exec(readFileSync(new URL('meta.ts', widgetSource(name)), 'utf8'))?.[1]);
+    const slot = slots.filter((candidate) => candidate.order <= order).at(-1);
+    if (order >= beyond) {
+      assert.ok(!placed.includes(name), `${name} (order ${order}) is beyond the chapter but placed in index.html`);
+      continue;
+    }
+    assert.ok(slot?.figures.includes(name), `${name} (order ${order}) belongs in the slot ${slot?.order}, which holds ${slot?.figures}`);
+  }
+});
+
 test('every widget keeps its prose in prose.html (single backslashes), and its order is its own', () => {
   const orders = new Map();
   for (const name of widgetNames) {
     const index = readFileSync(new URL('index.ts', widgetSource(name)), 'utf8');
     assert.doesNotMatch(index, /\bprose\s*:\s*[`'"]/, `${name}/index.ts holds its prose as a string`);
-    const order = /^\s*order:\s*([\d.]+),/m.exec(index)?.[1];
+    // The order and caption live in meta.ts, which the page reads before the figure's script.
+    const meta = readFileSync(new URL('meta.ts', widgetSource(name)), 'utf8');
+    assert.match(index, /^\s*\.\.\.meta,$/m, `${name}/index.ts takes its order and caption from meta.ts`);
+    const order = /^\s*order:\s*([\d.]+),/m.exec(meta)?.[1];
     assert.ok(order, `${name} has an order`);
     assert.ok(!orders.has(order), `${name} and ${orders.get(order)} share the order ${order}`);
     orders.set(order, name);

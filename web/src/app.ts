@@ -5,7 +5,7 @@ import { applyTheme, followHostTheme, themeMode } from './charts/theme';
 import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
 import { nextTask, typeset } from './core/math-text';
-import { loadAllWidgets, loadWidget, showUnknownWidget } from './core/registry';
+import { loadWidget, showUnknownWidget, widgetMetas } from './core/registry';
 import { BEYOND_THE_CHAPTER } from './core/widget';
 import {
   elementCode,
@@ -54,6 +54,10 @@ function followTheme(search: URLSearchParams): void {
   applyTheme(document.documentElement, mode);
 }
 
+/// Resolves when the page is idle (at the latest after a second).
+const idle = (): Promise<void> =>
+  new Promise((done) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => done(), { timeout: 1000 }) : setTimeout(done, 50)));
+
 /// How far below (and above) the viewport a figure starts: it is typeset and mounted before the
 /// reader reaches it, and the figures far down cost nothing at load (Distill's d-figure idea).
 const MOUNT_MARGIN = '800px 0px';
@@ -76,13 +80,33 @@ export async function showPage(): Promise<void> {
   const staticProse = (async () => {
     for (const part of Array.from(page.querySelectorAll<HTMLElement>('.kl-prose'))) await typeset(part);
   })();
-  const widgets = await loadAllWidgets(container);
+  /// Each figure's script loads when its section nears the viewport; once the first figures
+  /// are up, the others load one by one in idle time, so printing finds every figure's script.
+  const loaded = new Map<string, NonNullable<Awaited<ReturnType<typeof loadWidget>>>>();
+  const load = async (name: string, section?: HTMLElement): Promise<void> => {
+    if (loaded.has(name)) return;
+    const widget = await loadWidget(name, section);
+    if (widget) loaded.set(name, widget);
+  };
+  const metas = widgetMetas();
   /// `show(true)` mounts at once (printing); `show(false)` typesets the prose first.
   type Show = (urgent: boolean) => Promise<void>;
   const pending = new Map<Element, Show>();
   /// Figures that came near the viewport, mounted one per task so the page keeps responding.
   const queue: Show[] = [];
   let draining = false;
+  let prefetching = false;
+  const prefetch = async (): Promise<void> => {
+    if (prefetching) return;
+    prefetching = true;
+    for (const { name } of metas) {
+      await idle();
+      await load(name).catch(() => undefined);  // a failure shows when the section mounts
+    }
+    // Every figure's script is here: from now on printing mounts every figure at once.
+    container.removeAttribute('aria-busy');
+    beyond.removeAttribute('aria-busy');
+  };
   const drain = async (): Promise<void> => {
     if (draining) return;
     draining = true;
@@ -91,6 +115,7 @@ export async function showPage(): Promise<void> {
       await nextTask();
     }
     draining = false;
+    void prefetch();
   };
   /// Printing: every figure still waiting mounts now, in chapter order (their prose is typeset in
   /// place, and each chart draws as soon as the core answers).
@@ -118,35 +143,47 @@ export async function showPage(): Promise<void> {
     },
     { rootMargin: MOUNT_MARGIN },
   );
-  for (const widget of widgets) {
-    const section = document.createElement('section');
-    section.className = 'kl-section kl-section--waiting';
-    section.id = `section-${widget.name}`;
-    slotFor(widget.order).append(section);
-    const keys = Object.keys(widget.params);
-    const reflect = (params: URLSearchParams): void => replaceAddress(pageAddress(widget.name, params));
-    const share = online()
-      ? {
-          link: (params: URLSearchParams) => `${pageAddress(widget.name, params).split('#')[0]}#${section.id}`,
-          embedCodes: (params: URLSearchParams, title: string) => embedCodes(widget.name, params, keys, title),
-          reflect,
-        }
-      : { reflect, unavailable: shareUnavailable };
+  for (const { name, order } of metas) {
+    // The chapter's figures have their place in index.html, reserved before any script runs
+    // (a figure's box appearing later would push the text below it: a layout shift).
+    let section = document.getElementById(`section-${name}`);
+    if (!section) {
+      section = document.createElement('section');
+      section.className = 'kl-section kl-section--waiting';
+      section.id = `section-${name}`;
+      slotFor(order).append(section);
+    }
+    const place = section;
+    const share = (keys: readonly string[]) => {
+      const reflect = (params: URLSearchParams): void => replaceAddress(pageAddress(name, params));
+      return online()
+        ? {
+            link: (params: URLSearchParams) => `${pageAddress(name, params).split('#')[0]}#${place.id}`,
+            embedCodes: (params: URLSearchParams, title: string) => embedCodes(name, params, keys, title),
+            reflect,
+          }
+        : { reflect, unavailable: shareUnavailable };
+    };
     let shown = false;
     let mounted = false;
     let prose: HTMLDivElement | undefined;
     /// The prose (typeset or not yet), then the figure; once.
     const mount = (): void => {
-      if (mounted) return;
+      const widget = loaded.get(name);
+      if (mounted || !widget) return;
       mounted = true;
       typesetting.delete(mount);
-      if (prose) section.append(prose);
-      mountWidget(widget, section, pageParams(widget.name, search), { embedded: false, share });
-      section.classList.remove('kl-section--waiting');
+      if (prose) place.append(prose);
+      mountWidget(widget, place, pageParams(name, search), { embedded: false, share: share(Object.keys(widget.params)) });
+      place.classList.remove('kl-section--waiting');
     };
-    pending.set(section, async (urgent) => {
+    pending.set(place, async (urgent) => {
       if (shown) return;
       shown = true;
+      // Printing mounts a figure whose script is here at once; one still loading mounts when it is.
+      if (!loaded.has(name)) await load(name, place);
+      const widget = loaded.get(name);
+      if (!widget) return;
       if (widget.prose) {
         prose = document.createElement('div');
         prose.className = 'kl-prose';
@@ -163,10 +200,8 @@ export async function showPage(): Promise<void> {
       }
       mount();
     });
-    observer.observe(section);
+    observer.observe(place);
   }
-  container.removeAttribute('aria-busy');
-  beyond.removeAttribute('aria-busy');
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   await staticProse;
 }

@@ -10,6 +10,23 @@ const loaders = new Map<string, () => Promise<{ default: AnyWidget }>>(
   Object.entries(modules).map(([path, load]) => [path.split('/').at(-2) ?? path, load]),
 );
 
+const metas = import.meta.glob<{ default: WidgetMeta }>('../widgets/*/meta.ts', { eager: true });
+
+/// What the page knows of a figure before its script loads (widgets/<name>/meta.ts).
+export interface WidgetMeta {
+  readonly title: string;
+  readonly figure?: string;
+  readonly order: number;
+}
+
+/// Every widget's name and meta, in chapter order.
+export function widgetMetas(): Array<WidgetMeta & { name: string }> {
+  return Object.entries(metas)
+    .map(([path, module]) => ({ name: path.split('/').at(-2) ?? path, ...module.default }))
+    .filter(({ name }) => loaders.has(name))
+    .sort((a, b) => a.order - b.order);
+}
+
 /// Every widget folder name, alphabetically.
 export function widgetNames(): string[] {
   return [...loaders.keys()].sort();
@@ -71,10 +88,4 @@ export function showUnknownWidget(container: HTMLElement, name: string): void {
   message.setAttribute('role', 'alert');
   message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
   container.append(message);
-}
-
-/// All widgets in chapter order (with a container: failures shown there with a Retry button).
-export async function loadAllWidgets(container?: HTMLElement): Promise<AnyWidget[]> {
-  const all = await Promise.all(widgetNames().map((name) => loadWidget(name, container)));
-  return all.filter((w): w is AnyWidget => w !== null).sort((a, b) => a.order - b.order);
 }

@@ -12,6 +12,7 @@ import { typedNumber } from '../../core/typed-input';
 import { defineWidget } from '../../core/widget';
 import './attention-map.css';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const MAX_SIZE = 2048;
 
@@ -79,9 +80,7 @@ const shape = (array: ArrayLike<number>, cols: number): string => `(${array.leng
 
 export default defineWidget({
   name: 'attention-map',
-  title: 'The first attention matrix',
-  figure: 'Figure 12.3 (right)',
-  order: 12.5,
+  ...meta,
   params,
   prose,
 

@@ -12,6 +12,7 @@ import '../bias-variance/bias-variance.css';
 import { logTick, vertical, type XY } from '../bias-variance/plot';
 import { liveReadout, setText } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const MAX_SPLIT = 2000;
 
@@ -57,8 +58,7 @@ const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] => Array.fro
 
 export default defineWidget({
   name: 'bandwidth-selection',
-  title: 'Exercise 3: choosing h on held-out data',
-  order: 13.3,
+  ...meta,
   params,
   prose,
 

@@ -14,6 +14,7 @@ import './bias-variance.css';
 import { liveReadout, setText } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 /// Points of the exact (population) curves across the plotted range of h.
 const EXACT_POINTS = 97;
@@ -64,9 +65,7 @@ function yTop(rows: readonly RiskRow[], exact: readonly RiskRow[], gridMax: numb
 
 export default defineWidget({
   name: 'bias-variance',
-  title: 'The trade-off is measurable',
-  figure: 'Figure 12.3 (left)',
-  order: 12.41,
+  ...meta,
   params,
   prose,
 

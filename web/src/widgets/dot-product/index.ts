@@ -12,6 +12,7 @@ import './dot-product.css';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const AXIS = { min: -3, max: 3 } as const;
 const GRAB_RADIUS = 16;
@@ -63,8 +64,7 @@ const arrowLabels: Plugin<'scatter'> = {
 
 export default defineWidget({
   name: 'dot-product',
-  title: 'Dot product versus distance: magnitude participates',
-  order: 12.65,
+  ...meta,
   params,
   prose,
 

@@ -11,6 +11,7 @@ import { EXERCISE_KEYS, ONES, reveal, targetEditor } from './pencil';
 import { typeset } from '../../core/math-text';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -30,8 +31,7 @@ function withOnes(targets: readonly number[]): number[] {
 
 export default defineWidget({
   name: 'exercise-convexity',
-  title: 'Exercise 1: why kernel weights stay inside the range',
-  order: 13.1,
+  ...meta,
   params,
   prose,
 

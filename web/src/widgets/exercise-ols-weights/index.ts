@@ -10,6 +10,7 @@ import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../exercise-convexity
 import { typeset } from '../../core/math-text';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
 
@@ -23,8 +24,7 @@ type ExerciseState = StateOf<typeof params>;
 
 export default defineWidget({
   name: 'exercise-ols-weights',
-  title: 'Exercise 2: the five OLS target weights',
-  order: 13.2,
+  ...meta,
   params,
   prose,
 

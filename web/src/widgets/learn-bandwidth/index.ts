@@ -11,6 +11,7 @@ import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const NEEDED = ['chapterDataset', 'truth', 'linspace', 'attention', 'sortedKeyPosition', 'looCurve', 'looDescent'] as const;
 const DENSE = { start: -3, stop: 3, count: 301 } as const;
@@ -56,8 +57,7 @@ function logGrid({ min, max, count }: { min: number; max: number; count: number 
 
 export default defineWidget({
   name: 'learn-bandwidth',
-  title: 'Learning the bandwidth by gradient descent',
-  order: 14.3,
+  ...meta,
   params,
   prose,
 

@@ -11,6 +11,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import './local-linear.css';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const NEEDED = ['chapterDataset', 'chapterConfig', 'truth', 'linspace', 'attention', 'localLinear', 'smootherAudit'] as const;
 /// The query grid of the curves: the keys' whole range, so both edges show.
@@ -78,8 +79,7 @@ const denseIndex = (x: number): number => Math.round(((x - DENSE.start) / (DENSE
 
 export default defineWidget({
   name: 'local-linear',
-  title: 'Local linear regression fixes the edges',
-  order: 14.1,
+  ...meta,
   params,
   prose,
 

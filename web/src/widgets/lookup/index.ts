@@ -10,6 +10,7 @@ import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import { localPoint } from '../../core/pointer';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const MAX_POINTS = 8;
 
@@ -46,9 +47,7 @@ const clamp = (x: number, lo: number, hi: number): number => Math.min(Math.max(x
 
 export default defineWidget({
   name: 'lookup',
-  title: 'A fixed Gaussian lookup',
-  figure: 'Figure 12.1',
-  order: 12.2,
+  ...meta,
   params,
   prose,
 

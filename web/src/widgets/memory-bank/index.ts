@@ -9,6 +9,7 @@ import { defineWidget } from '../../core/widget';
 import './memory-bank.css';
 import { setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 /// The chapter's three stored pairs (keys = locations, values = responses).
 const KEYS = [1, 3, 5] as const;
@@ -43,8 +44,7 @@ function part(tag: 'div' | 'span', job: Job, className: string): HTMLElement {
 
 export default defineWidget({
   name: 'memory-bank',
-  title: 'The fixed operator as a memory bank',
-  order: 12.6,
+  ...meta,
   params,
   prose,
 

@@ -9,6 +9,7 @@ import { defineWidget } from '../../core/widget';
 import { RangeStrip } from './range-strip';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const KEYS = [-2, -1, 0, 1, 2] as const;
 
@@ -45,8 +46,7 @@ function weightChart(canvas: HTMLCanvasElement, title: string): Chart<'bar'> {
 
 export default defineWidget({
   name: 'ols-vs-nw',
-  title: 'Signed OLS weights versus convex kernel weights',
-  order: 12.1,
+  ...meta,
   params,
   prose,
 

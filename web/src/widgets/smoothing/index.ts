@@ -9,6 +9,7 @@ import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { setText } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const LABORATORY = ['chapterDataset', 'truth', 'linspace'] as const;
 /// What the ±2 sd band needs besides: the laboratory's noise and the exact audit of a fixed design.
@@ -44,9 +45,7 @@ interface Laboratory {
 
 export default defineWidget({
   name: 'smoothing',
-  title: 'Bandwidth is a smoothness dial',
-  figure: 'Figure 12.2',
-  order: 12.4,
+  ...meta,
   params,
   prose,
 

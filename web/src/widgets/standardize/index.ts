@@ -13,6 +13,7 @@ import { defineWidget } from '../../core/widget';
 import type { StandardizeExercise } from 'kernel-lens-wasm/kernel_lens.mjs';
 import './standardize.css';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 0.5, min: 0.01, max: 10, scale: 'log' },
@@ -62,8 +63,7 @@ function mapPanel(title: string, heatmap: Heatmap, ...parts: HTMLElement[]): HTM
 
 export default defineWidget({
   name: 'standardize',
-  title: 'Exercise 5: units decide the neighbours',
-  order: 13.5,
+  ...meta,
   params,
   prose,
 

@@ -8,6 +8,7 @@ import type { NumberParam, StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.01, max: 100, scale: 'log' },
@@ -32,8 +33,7 @@ interface Frame {
 
 export default defineWidget({
   name: 'temperature',
-  title: 'Bandwidth is temperature',
-  order: 12.3,
+  ...meta,
   params,
   prose,
 

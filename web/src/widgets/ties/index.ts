@@ -10,6 +10,7 @@ import { defineWidget } from '../../core/widget';
 import './ties.css';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 /// The exercise's keys (two exact nearest-key ties at the query) and query.
 const KEYS = [0, 0, 1] as const;
@@ -32,8 +33,7 @@ interface Step {
 
 export default defineWidget({
   name: 'ties',
-  title: 'Exercise 4: an exact tie as h → 0⁺',
-  order: 13.4,
+  ...meta,
   params,
   prose,
 

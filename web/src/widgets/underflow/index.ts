@@ -14,6 +14,7 @@ import { defineWidget } from '../../core/widget';
 import type { UnderflowReport } from 'kernel-lens-wasm/kernel_lens.mjs';
 import './underflow.css';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 const params = {
   q: { kind: 'number', label: 'far query q', default: 1000, min: 1, max: 100000, scale: 'log' },
@@ -73,8 +74,7 @@ function weightChart(canvas: HTMLCanvasElement, color: string, plugins: Plugin<'
 
 export default defineWidget({
   name: 'underflow',
-  title: 'The distant-query trap',
-  order: 12.55,
+  ...meta,
   params,
   prose,
 

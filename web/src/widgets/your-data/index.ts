@@ -15,6 +15,7 @@ import { paddedRange, YourDataView } from './view';
 import './your-data.css';
 import { liveReadout, setText } from '../../core/readout';
 import prose from './prose.html?raw';
+import meta from './meta';
 
 /// Links carry at most this many numbers; larger tables stay on the page only.
 const MAX_URL_NUMBERS = 200;
@@ -108,8 +109,7 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 
 export default defineWidget({
   name: 'your-data',
-  title: 'Your own data through the same operator',
-  order: 14.5,
+  ...meta,
   params,
   prose,
 
