@@ -7,7 +7,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from './pencil';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetFigure } from './pencil';
 import { liveReadout, setText, testNode } from '../../core/readout';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
@@ -98,24 +98,18 @@ export default defineWidget({
     const readout = liveReadout('kl-readout', 'Predictions: OLS ', olsText, ', NW ', nwText, '; target range ', rangeText, '.');
     const strip = new RangeStrip();
 
-    const scroll = (node: HTMLElement): HTMLDivElement => {
-      const box = document.createElement('div');
-      box.className = 'kl-scroll';
-      box.append(node);
-      return box;
-    };
     answer.body.append(
       proof,
       verdictText,
       editor.element,
       controlRow(query.element, bandwidth.element),
-      scroll(table.table),
-      scroll(summary.table),
+      table.element,
+      summary.element,
       readout,
       strip.element,
     );
     host.root.append(answer.element);
-    typesetWhenEmbedded(host);
+    typesetFigure(host);
 
     async function compute(requested: ExerciseState): Promise<void> {
       try {

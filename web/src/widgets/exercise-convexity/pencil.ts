@@ -32,9 +32,9 @@ export function reveal(summary: string, open: boolean, onToggle: (open: boolean)
   return { element, body };
 }
 
-/// Inside embed.html nothing typesets the widget's TeX (the full page does it for every widget).
-export function typesetWhenEmbedded(host: Pick<WidgetHost, 'embedded' | 'root'>): void {
-  if (host.embedded) void typeset(host.root);
+/// Typesets the widget's TeX once it is built (the page typesets only the prose around it).
+export function typesetFigure(host: Pick<WidgetHost, 'root'>): void {
+  void typeset(host.root);
 }
 
 export interface TargetEditor {

@@ -6,7 +6,7 @@ import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
 import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetWhenEmbedded } from '../exercise-convexity/pencil';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor, typesetFigure } from '../exercise-convexity/pencil';
 import { liveReadout, setText, testNode } from '../../core/readout';
 
 const TARGET_RANGE = { min: -5, max: 5 } as const;
@@ -92,12 +92,10 @@ export default defineWidget({
     const predictionLine = liveReadout('kl-readout', 'OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
     const strip = new RangeStrip();
 
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll';
-    tableBox.append(table.table);
+    const tableBox = table.element;
     answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
     host.root.append(answer.element);
-    typesetWhenEmbedded(host);
+    typesetFigure(host);
 
     async function compute(requested: ExerciseState): Promise<void> {
       try {
