@@ -58,8 +58,8 @@ export default defineWidget({
     curve follows.</p>
     <p>How sure is each curve? With the keys held fixed, a prediction is a fixed weighted sum of
     independent noisy targets, so its variance is exact:
-    $\operatorname{Var}\widehat f(q)=\sigma^2\sum_i\alpha_i(q)^2$. The band shows each curve
-    $\pm2$ standard deviations at the laboratory's $\sigma=0.25$: wide where the kernel leans on
+    $\\operatorname{Var}\\widehat f(q)=\\sigma^2\\sum_i\\alpha_i(q)^2$. The band shows each curve
+    $\\pm2$ standard deviations at the laboratory's $\\sigma=0.25$: wide where the kernel leans on
     few keys (small $h$, sparse keys), narrow where it averages many.</p>`,
 
   mount(host, initial) {
