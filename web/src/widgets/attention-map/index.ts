@@ -248,6 +248,9 @@ export default defineWidget({
         xTicks: evenTickIndices(keys.length).map((i) => ({ at: i, label: fixed(keys[i] ?? Number.NaN, 1) })),
         yTicks: queryTicks(frame.data.queries),
         trace: frame.data.trace,
+        // The chapter's imshow extent spans the first to the last query: the k = q trace runs
+        // from edge to edge and the query ticks sit at their values.
+        rowsEdgeToEdge: true,
       });
       setText(mapTitle, `Fixed attention matrix, h = ${fixed(frame.h, 2)}`);
       const { low, high, zeros } = frame.image.range;
