@@ -21,6 +21,9 @@ after(async () => {
   await site?.close();
 });
 
+/// The whole page as one screenshot target (not only the viewport).
+const fullPage = (page) => ({ screenshot: (options) => page.screenshot({ ...options, fullPage: true }) });
+
 /// Resizes the page and waits until charts and read-outs have redrawn at the new width.
 async function resize(page, width) {
   await page.setViewportSize({ width, height: HEIGHT });
@@ -40,7 +43,7 @@ for (const theme of THEMES) {
       for (const width of WIDTHS) {
         if (width !== WIDTHS[0]) await resize(page, width);
         for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
-        if (process.env.KERNEL_LENS_SCREENSHOTS) await screenshot(page, `widths-${name}-${width}-${theme}`);
+        if (process.env.KERNEL_LENS_SCREENSHOTS) await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
       }
       for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     }
@@ -78,7 +81,7 @@ for (const theme of THEMES) {
       for (const problem of await page.evaluate(auditLayout)) problems.push(`page at ${width} px: ${problem}`);
       if (process.env.KERNEL_LENS_SCREENSHOTS) {
         await page.evaluate(() => scrollTo(0, 0));
-        await page.screenshot({ path: `build/screenshots/widths-page-${width}-${theme}.png`, fullPage: true });
+        await screenshot(fullPage(page), `widths-page-${width}-${theme}`);
       }
     }
     assert.deepEqual(problems, []);
