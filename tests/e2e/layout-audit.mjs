@@ -8,7 +8,8 @@
 //   clips or scrolls, or at the viewport;
 // - page wider than the viewport; a text input whose value does not fit it;
 // - raw TeX: visible text holding `$…$` or a TeX command, or a KaTeX error;
-// - split: an inline formula or a number spread over two line boxes ("2.22e-" / "16").
+// - split: an inline formula or a number spread over two line boxes ("2.22e-" / "16"); from
+//   480 px up, a control's caption spread over two lines.
 export function auditLayout() {
   const problems = [];
   const describe = (element) => {
@@ -90,6 +91,16 @@ export function auditLayout() {
       range.setEnd(node, match.index + match[0].length);
       const rects = Array.from(range.getClientRects()).filter((rect) => rect.width > 0);
       if (lines(rects) > 1) problems.push(`number split over lines "${match[0]}": ${describe(node.parentElement)}`);
+    }
+  }
+  if (innerWidth >= 480) {
+    for (const caption of document.querySelectorAll('.kl-control__caption, .kl-field__caption')) {
+      if (!visible(caption)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(caption);
+      if (lines(Array.from(range.getClientRects()).filter((rect) => rect.width > 0)) > 1) {
+        problems.push(`caption wraps: ${describe(caption)}`);
+      }
     }
   }
   for (const formula of document.querySelectorAll('.katex')) {
