@@ -127,9 +127,11 @@ function niceStep(raw: number): number {
   return [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((step) => step >= raw * (1 - 1e-12)) ?? raw;
 }
 
+/// One format for every tick of a bar, as matplotlib's: the step's decimals (0.1 → "0.1", 0.25 →
+/// "0.25"), zero included ("0.0", "0.2", …).
 function tickText(v: number, step: number): string {
-  const decimals = Math.max(0, Math.ceil(-Math.log10(step) + 1e-9) + (String(step).includes('25') ? 1 : 0));
-  return Math.abs(v) < step * 1e-6 ? '0' : v.toFixed(decimals).replace('-', '−');
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9) + (String(step).includes('25') ? 1 : 0));
+  return (Math.abs(v) < step * 1e-6 ? 0 : v).toFixed(decimals).replace('-', '−');
 }
 
 const SUPERSCRIPT: Record<string, string> = {

@@ -187,7 +187,8 @@ export default defineWidget({
 
     const mapColumn = document.createElement('div');
     mapColumn.className = 'kl-map__column';
-    mapColumn.append(mapTitle, heatmap.element, range);
+    // The shapes and the row-sum error sit under the map, beside the taller row view.
+    mapColumn.append(mapTitle, heatmap.element, range, summary);
     const rowColumn = document.createElement('div');
     rowColumn.className = 'kl-map__column';
     rowColumn.append(rowReadout, barBox, rowTable.element);
@@ -196,7 +197,6 @@ export default defineWidget({
     layout.append(mapColumn, rowColumn);
     host.root.append(
       layout,
-      summary,
       controlRow(bandwidth.element, typed.element),
       controlRow(rowSlider.element, logToggle),
       controlRow(queryCount.element, keyCount.element),
