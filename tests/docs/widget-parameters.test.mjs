@@ -35,6 +35,7 @@ function documentedRows() {
 const written = (value) => (Array.isArray(value) ? value.join(',') : String(value));
 
 let server;
+let parseParam;
 const schemas = new Map();
 before(async () => {
   server = await createServer({
@@ -44,6 +45,7 @@ before(async () => {
     logLevel: 'error',
   });
   for (const name of widgetNames) schemas.set(name, (await server.ssrLoadModule(`/src/widgets/${name}/index.ts`)).default.params);
+  ({ parseParam } = await server.ssrLoadModule('/src/core/state.ts'));
 });
 after(async () => {
   await server?.close();
@@ -71,4 +73,25 @@ test('each widget\'s documented parameters are its schema\'s, with its defaults'
       });
     }
   }
+});
+
+// The bounds are inclusive, as the table writes them ("0.01–10"): a link carrying a parameter's
+// minimum or maximum is accepted, and one a step beyond is refused.
+/// The text a link carries for `x` under `spec` (a list repeats it to its shortest length).
+const text = (spec, x) => (spec.kind === 'numbers' ? Array(spec.minLength).fill(String(x)).join(',') : String(x));
+
+test('each numeric parameter accepts its bounds and refuses what lies beyond them', () => {
+  const wrong = [];
+  for (const [name, schema] of schemas) {
+    for (const [param, spec] of Object.entries(schema)) {
+      if (!['number', 'integer', 'numbers'].includes(spec.kind)) continue;
+      const beyond = spec.kind === 'integer' ? 1 : Math.max(Math.abs(spec.min), Math.abs(spec.max), 1) * 1e-6;
+      for (const bound of [spec.min, spec.max]) {
+        if (parseParam(spec, text(spec, bound)) === null) wrong.push(`${name}.${param}=${bound} refused`);
+      }
+      if (parseParam(spec, text(spec, spec.min - beyond)) !== null) wrong.push(`${name}.${param} below ${spec.min} accepted`);
+      if (parseParam(spec, text(spec, spec.max + beyond)) !== null) wrong.push(`${name}.${param} above ${spec.max} accepted`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 });
