@@ -8,7 +8,8 @@
 //   clips or scrolls, or at the viewport;
 // - page wider than the viewport; a text input whose value does not fit it;
 // - raw TeX: visible text holding `$…$` or a TeX command, or a KaTeX error;
-// - split: an inline formula or a number spread over two line boxes ("2.22e-" / "16"); from
+// - split: a number, or an inline formula narrower than its line, spread over two line boxes
+//   ("2.22e-" / "16", "h = / 0.18"); from
 //   480 px up, a control's caption spread over two lines.
 export function auditLayout() {
   const problems = [];
@@ -107,8 +108,11 @@ export function auditLayout() {
     if (formula.closest('.katex-display') || !visible(formula)) continue;
     const html = formula.querySelector('.katex-html') ?? formula;
     const parts = Array.from(html.children, (part) => part.getBoundingClientRect()).filter((rect) => rect.width > 0);
-    // A part that starts below the previous one's bottom sits on a new line.
-    if (parts.some((rect, i) => i > 0 && rect.top >= parts[i - 1].bottom - 1)) {
+    // A part that starts below the previous one's bottom sits on a new line; a formula wider
+    // than the whole line may break (as TeX breaks it), one that would fit may not.
+    const natural = parts.reduce((sum, rect) => sum + rect.width, 0);
+    const room = formula.parentElement?.closest('p, li, td, th, div, label')?.clientWidth ?? innerWidth;
+    if (natural <= room && parts.some((rect, i) => i > 0 && rect.top >= parts[i - 1].bottom - 1)) {
       problems.push(`formula split over lines: ${describe(formula)}`);
     }
   }
