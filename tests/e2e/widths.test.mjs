@@ -1,4 +1,5 @@
-// Every figure's embed and the full page at 360, 620 and 1100 px, light and dark: no clipped text
+// Every figure's embed and the full page at 360, 620 and 1100 px, light and dark (and the
+// standalone file, light): no clipped text
 // (a box whose content overflows it unless it scrolls from the keyboard), no raw TeX, no number
 // or inline formula broken over two lines, no prose paragraph shown twice on the page.
 // One browser; one page per theme, loading each figure and resized through the widths. Screenshots go to
@@ -71,17 +72,23 @@ async function mountEverything(page) {
   await page.waitForTimeout(300);
 }
 
-for (const theme of THEMES) {
-  test(`the full page fits 1100, 620 and 360 px (${theme})`, async () => {
-    const { page, errors } = await site.newPage(`index.html?theme=${theme}`, { viewport: { width: WIDTHS[0], height: HEIGHT } });
+/// The full page in both themes, and the standalone file (the same page, everything inlined).
+const PAGES = [
+  ...THEMES.map((theme) => ({ name: 'page', path: 'index.html', theme })),
+  { name: 'standalone', path: 'kernel-lens-standalone.html', theme: 'light' },
+];
+
+for (const { name, path, theme } of PAGES) {
+  test(`the ${name === 'page' ? 'full page' : 'standalone file'} fits 1100, 620 and 360 px (${theme})`, async () => {
+    const { page, errors } = await site.newPage(`${path}?theme=${theme}`, { viewport: { width: WIDTHS[0], height: HEIGHT } });
     await mountEverything(page);
     const problems = [];
     for (const width of WIDTHS) {
       if (width !== WIDTHS[0]) await resize(page, width);
-      for (const problem of await page.evaluate(auditLayout)) problems.push(`page at ${width} px: ${problem}`);
+      for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
       if (process.env.KERNEL_LENS_SCREENSHOTS) {
         await page.evaluate(() => scrollTo(0, 0));
-        await screenshot(fullPage(page), `widths-page-${width}-${theme}`);
+        await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
       }
     }
     assert.deepEqual(problems, []);
