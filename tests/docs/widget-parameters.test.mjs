@@ -37,11 +37,13 @@ const written = (value) => (Array.isArray(value) ? value.join(',') : String(valu
 
 let server;
 let widgets = [];
+let parseParam;
 const schemas = new Map();
 before(async () => {
   server = await moduleLoader();
   widgets = await loadWidgets(server);
   for (const widget of widgets) schemas.set(widget.name, widget.params);
+  ({ parseParam } = await server.ssrLoadModule('/src/core/state.ts'));
 });
 after(async () => {
   await server?.close();
@@ -75,4 +77,25 @@ test('each widget\'s documented parameters are its schema\'s, with its defaults'
       });
     }
   }
+});
+
+// The bounds are inclusive, as the table writes them ("0.01–10"): a link carrying a parameter's
+// minimum or maximum is accepted, and one a step beyond is refused.
+/// The text a link carries for `x` under `spec` (a list repeats it to its shortest length).
+const text = (spec, x) => (spec.kind === 'numbers' ? Array(spec.minLength).fill(String(x)).join(',') : String(x));
+
+test('each numeric parameter accepts its bounds and refuses what lies beyond them', () => {
+  const wrong = [];
+  for (const [name, schema] of schemas) {
+    for (const [param, spec] of Object.entries(schema)) {
+      if (!['number', 'integer', 'numbers'].includes(spec.kind)) continue;
+      const beyond = spec.kind === 'integer' ? 1 : Math.max(Math.abs(spec.min), Math.abs(spec.max), 1) * 1e-6;
+      for (const bound of [spec.min, spec.max]) {
+        if (parseParam(spec, text(spec, bound)) === null) wrong.push(`${name}.${param}=${bound} refused`);
+      }
+      if (parseParam(spec, text(spec, spec.min - beyond)) !== null) wrong.push(`${name}.${param} below ${spec.min} accepted`);
+      if (parseParam(spec, text(spec, spec.max + beyond)) !== null) wrong.push(`${name}.${param} above ${spec.max} accepted`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 });

@@ -85,7 +85,8 @@ export function weightBarChart(canvas: HTMLCanvasElement, options: WeightBarOpti
   });
 }
 
-/// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`.
+/// Prints each bar's value (formatted by `format`) above it, for the datasets in `datasets`; a
+/// label wider than its bar (a phone) takes a smaller face so it stays clear of the bars beside it.
 export function barValueLabels(format: (value: number) => string, datasets?: readonly number[]): Plugin<'bar'> {
   return {
     id: 'klBarValueLabels',
@@ -103,11 +104,15 @@ export function barValueLabels(format: (value: number) => string, datasets?: rea
           const point = dataset.data[i] as number | { y: number } | null | undefined;
           const value = typeof point === 'number' ? point : point?.y;
           if (typeof value !== 'number' || !Number.isFinite(value)) return;
-          const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
+          const { x, y, width } = bar.getProps(['x', 'y', 'width'], true) as { x: number; y: number; width: number };
           // By the sign of the value: a bar of (nearly) zero height has y and base a rounding apart.
           const above = value >= 0;
+          const text = format(value);
+          ctx.font = canvasFont(12, undefined, chart);
+          const measured = ctx.measureText(text).width;
+          if (measured > width + 4) ctx.font = canvasFont(Math.max(9, Math.floor((12 * (width + 4)) / measured)), undefined, chart);
           ctx.textBaseline = above ? 'bottom' : 'top';
-          ctx.fillText(format(value), x, above ? y - 3 : y + 3);
+          ctx.fillText(text, x, above ? y - 3 : y + 3);
         });
       });
       ctx.restore();

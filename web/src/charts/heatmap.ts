@@ -35,6 +35,15 @@ export interface HeatmapFrame {
   yTicks: readonly HeatmapTick[];
   /// A white polyline through (trace[r], r), one column coordinate per row.
   trace?: ArrayLike<number>;
+  /// Row coordinates (the trace, the y ticks) run from the bottom edge (0) to the top edge
+  /// (rows − 1), as matplotlib's imshow with extent (…, first query, last query) places them;
+  /// by default each row's coordinate is the middle of its cells.
+  rowsEdgeToEdge?: boolean;
+}
+
+/// Where row coordinate `row` sits, as a fraction of the plot's height from the bottom.
+function rowFraction(frame: HeatmapFrame, row: number): number {
+  return frame.rowsEdgeToEdge && frame.rows > 1 ? row / (frame.rows - 1) : (row + 0.5) / frame.rows;
 }
 
 export interface HeatmapOptions {
@@ -118,9 +127,11 @@ function niceStep(raw: number): number {
   return [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((step) => step >= raw * (1 - 1e-12)) ?? raw;
 }
 
+/// One format for every tick of a bar, as matplotlib's: the step's decimals (0.1 → "0.1", 0.25 →
+/// "0.25"), zero included ("0.0", "0.2", …).
 function tickText(v: number, step: number): string {
-  const decimals = Math.max(0, Math.ceil(-Math.log10(step) + 1e-9) + (String(step).includes('25') ? 1 : 0));
-  return Math.abs(v) < step * 1e-6 ? '0' : v.toFixed(decimals).replace('-', '−');
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9) + (String(step).includes('25') ? 1 : 0));
+  return (Math.abs(v) < step * 1e-6 ? 0 : v).toFixed(decimals).replace('-', '−');
 }
 
 const SUPERSCRIPT: Record<string, string> = {
@@ -350,7 +361,7 @@ export class Heatmap {
     placeTicks(this.barTicks, barLabels, (tick) => (Number.isNaN(tick.at) ? 1.06 : 1 - tick.at), true);
     this.element.classList.toggle('kl-heatmap--zeros', !this.zeroSwatch.hidden);
     placeTicks(this.xTicks, frame.xTicks, (tick) => (tick.at + 0.5) / cols, false);
-    placeTicks(this.yTicks, frame.yTicks, (tick) => 1 - (tick.at + 0.5) / rows, true);
+    placeTicks(this.yTicks, frame.yTicks, (tick) => 1 - rowFraction(frame, tick.at), true);
   }
 
   /// The canvas as `width` x `height` pixels; null when it has no 2D context.
@@ -415,7 +426,7 @@ export class Heatmap {
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, width, height);
     const x = (column: number): number => ((column + 0.5) / frame.cols) * width;
-    const y = (row: number): number => height - ((row + 0.5) / frame.rows) * height;
+    const y = (row: number): number => height - rowFraction(frame, row) * height;
     if (frame.trace && frame.trace.length === frame.rows) {
       context.strokeStyle = 'rgba(255, 255, 255, 0.8)';
       context.lineWidth = 1;

@@ -1,6 +1,7 @@
 /// Form controls shared by the widgets: labelled range sliders (linear or logarithmic), buttons.
 import { fixed, precise, roundSignificant } from './format';
 import { setText } from './readout';
+import { scrollBox } from './scroll-box';
 import type { NumberParam } from './state';
 
 /// Slider resolution of logarithmic scales: each step multiplies the value by (max/min)^(1/LOG_STEPS).
@@ -121,7 +122,7 @@ export function controlRow(...children: HTMLElement[]): HTMLDivElement {
 }
 
 /// A small data table: caption, header row, body rows (all text). `element` is the table in a
-/// horizontally scrolling box, so wide tables never widen a narrow page.
+/// horizontally scrolling box named by the caption, so wide tables never widen a narrow page.
 export function dataTable(caption: string, header: readonly string[]): {
   table: HTMLTableElement;
   element: HTMLDivElement;
@@ -155,9 +156,7 @@ export function dataTable(caption: string, header: readonly string[]): {
     });
     while (tr.cells.length > cells.length) tr.deleteCell(-1);
   };
-  const element = document.createElement('div');
-  element.className = 'kl-scroll';
-  element.append(table);
+  const element = scrollBox(caption, [table]) as HTMLDivElement;
   return {
     table,
     element,

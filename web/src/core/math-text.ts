@@ -1,3 +1,5 @@
+import { scrollBox } from './scroll-box';
+
 /// KaTeX typesetting of `$…$` (inline) and `$$…$$` (display) in an element's text, loaded lazily.
 
 /// The chapter's notation macros.
@@ -61,6 +63,8 @@ export async function typeset(root: HTMLElement): Promise<void> {
         throwOnError: false,
         output: 'htmlAndMathml',
       });
+      // A display equation wider than a phone scrolls in a box of its own, named by its tag.
+      if (display) scrollBox(`Equation ${/\\tag\{([^}]*)\}/.exec(match[1] ?? '')?.[1] ?? ''}`.trim(), [], target);
       fragment.append(target);
       last = start + match[0].length;
     }

@@ -173,7 +173,8 @@ export default defineWidget({
 
     const mapColumn = document.createElement('div');
     mapColumn.className = 'kl-map__column';
-    mapColumn.append(mapTitle, heatmap.element, range);
+    // The shapes and the row-sum error sit under the map, beside the taller row view.
+    mapColumn.append(mapTitle, heatmap.element, range, summary);
     const rowColumn = document.createElement('div');
     rowColumn.className = 'kl-map__column';
     rowColumn.append(rowReadout, barBox, rowTable.element);
@@ -182,7 +183,6 @@ export default defineWidget({
     layout.append(mapColumn, rowColumn);
     host.root.append(
       layout,
-      summary,
       controlRow(bandwidth.element, typed.element),
       controlRow(rowSlider.element, logToggle),
       controlRow(queryCount.element, keyCount.element),
@@ -234,6 +234,9 @@ export default defineWidget({
         xTicks: evenTickIndices(keys.length).map((i) => ({ at: i, label: fixed(keys[i] ?? Number.NaN, 1) })),
         yTicks: queryTicks(frame.data.queries),
         trace: frame.data.trace,
+        // The chapter's imshow extent spans the first to the last query: the k = q trace runs
+        // from edge to edge and the query ticks sit at their values.
+        rowsEdgeToEdge: true,
       });
       setText(mapTitle, `Fixed attention matrix, h = ${fixed(frame.h, 2)}`);
       const { low, high, zeros } = frame.image.range;

@@ -141,9 +141,7 @@ export default defineWidget({
 
     const table = dataTable('Selection curves on the grid (the validation choice highlighted)', ['h', 'training MSE', 'validation MSE', 'leave-one-out MSE']);
     table.table.dataset.testid = 'selection-table';
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll';
-    tableBox.append(table.table);
+    const tableBox = table.element;
 
     // ---- settings ----
     // A refusal stays until the reader commits a valid entry (a computation still in flight does

@@ -68,12 +68,17 @@ export function field<P extends FieldSpec>(options: FieldOptions<P>): Field<P> {
   input.className = 'kl-input';
   input.inputMode = options.spec.kind === 'numbers' ? 'text' : 'decimal';
   input.spellcheck = false;
-  input.size = options.size ?? 8;
+  /// The field is as wide as its text (never narrower than `size`), so a list is never cut off.
+  const fit = (): void => {
+    input.size = Math.max(options.size ?? 8, input.value.length + 1);
+  };
+  input.addEventListener('input', fit);
   input.setAttribute('aria-label', options.label);
   element.append(caption, input);
   const set = (value: ValueOf<P>): void => {
     input.value = show(options.spec, value);
     input.removeAttribute('aria-invalid');
+    fit();
   };
   set(options.value);
   input.addEventListener('change', () => {

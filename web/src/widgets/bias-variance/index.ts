@@ -151,12 +151,9 @@ export default defineWidget({
     const minimumLine = liveReadout('kl-summary');
     minimumLine.dataset.testid = 'grid-minimum';
 
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll';
-    tableBox.append(table.table, minimumLine);
-    const markerBox = document.createElement('div');
-    markerBox.className = 'kl-scroll';
-    markerBox.append(markerTable.table);
+    const tableBox = table.element;
+    tableBox.append(minimumLine);
+    const markerBox = markerTable.element;
     host.root.append(
       view.box,
       controlRow(marker.element),

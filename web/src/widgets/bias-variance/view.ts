@@ -26,11 +26,9 @@ const NAMES = { bias2: 'bias²', variance: 'variance', mse: 'MSE' } as const;
 /// The chapter's axvline colour for the grid minimum: a mid grey that reads on light and dark.
 const GRID_MINIMUM_GREY = '#888888';
 
-/// The chapter's plot calls take matplotlib's colour cycle in order: bias² C0 (blue), variance C1
-/// (orange), MSE C2 (green); here the theme's blue, vermillion and green.
-function curveColors(colors: Palette): Record<(typeof COMPONENTS)[number], string> {
-  return { bias2: colors.series[1] ?? '#0072B2', variance: colors.series[0] ?? '#D55E00', mse: colors.series[2] ?? '#009E73' };
-}
+/// The chapter's plot calls take matplotlib's default colour cycle in order: bias² C0 (blue),
+/// variance C1 (orange), MSE C2 (green). They read on the light and the dark surface alike.
+const CURVE_COLORS: Record<(typeof COMPONENTS)[number], string> = { bias2: '#1f77b4', variance: '#ff7f0e', mse: '#2ca02c' };
 
 export class AuditView {
   readonly box: HTMLDivElement;
@@ -77,7 +75,7 @@ export class AuditView {
 
   private fill(frame: AuditFrame): void {
     const c = this.colors;
-    const color = curveColors(c);
+    const color = CURVE_COLORS;
     const x = this.chart.options.scales?.x;
     const y = this.chart.options.scales?.y;
     if (x && y) {
@@ -112,7 +110,7 @@ export class AuditView {
   /// The eight datasets, created once: measured bias², variance, MSE; their exact curves; the
   /// grid-minimum line; the marker line.
   private emptyDatasets(): Chart<'scatter'>['data']['datasets'] {
-    const color = curveColors(this.colors);
+    const color = CURVE_COLORS;
     const measured = COMPONENTS.map((key) => ({
       label: NAMES[key],
       borderColor: color[key],

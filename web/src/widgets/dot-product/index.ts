@@ -128,9 +128,7 @@ export default defineWidget({
       '−‖q − k‖²',
       'softmax(−‖q − k‖²)',
     ]);
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll';
-    tableBox.append(table.table);
+    const tableBox = table.element;
 
     const sliders = new Map<string, Slider>();
     const coordinateSlider = (name: VectorName, axis: 0 | 1): Slider => {

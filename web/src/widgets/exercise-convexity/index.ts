@@ -94,19 +94,13 @@ export default defineWidget({
     const readout = liveReadout('kl-readout', 'Predictions: OLS ', olsText, ', NW ', nwText, '; target range ', rangeText, '.');
     const strip = new RangeStrip();
 
-    const scroll = (node: HTMLElement): HTMLDivElement => {
-      const box = document.createElement('div');
-      box.className = 'kl-scroll';
-      box.append(node);
-      return box;
-    };
     answer.body.append(
       proof,
       verdictText,
       editor.element,
       controlRow(query.element, bandwidth.element),
-      scroll(table.table),
-      scroll(summary.table),
+      table.element,
+      summary.element,
       readout,
       strip.element,
     );

@@ -88,9 +88,7 @@ export default defineWidget({
     const predictionLine = liveReadout('kl-readout', 'OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
     const strip = new RangeStrip();
 
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll';
-    tableBox.append(table.table);
+    const tableBox = table.element;
     answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
     host.root.append(answer.element);
     // The answer's TeX is the figure's own: the page typesets only the prose before it.

@@ -2,7 +2,7 @@
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
 import { onThemeChange } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
+import { fixed, precise, pythonFloat } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -60,6 +60,7 @@ export default defineWidget({
       state = { ...state, keys: [...params.keys.default], values: [...params.values.default] };
     }
     const channel = host.channel('attention');
+    const sumChannel = host.channel('sum');
     const view = new LookupView();
     let lastFrame: LookupFrame | null = null;
     host.provideExport({
@@ -144,6 +145,9 @@ export default defineWidget({
         setText(where, `f̂(${fixed(frame.query, 2)}) at h = ${precise(requested.h, 3)}`);
         setText(prediction, fixed(frame.prediction, 4));
         renderTable(frame);
+        // The weights' "sum: 1.0", as the chapter's print(..., weights.sum()) shows it.
+        const sums = await sumChannel.request([call('rowSums', weights, requested.keys.length)] as const);
+        if (sums) table.setFooter(['sum', '', '', pythonFloat(sums[0][0] ?? Number.NaN), '']);
       } catch (error) {
         host.showError(error);
       }

@@ -3,6 +3,7 @@
 import { bandwidthSlider, controlRow, querySlider } from '../../core/controls';
 import { fixed, precise } from '../../core/format';
 import { typeset } from '../../core/math-text';
+import { scrollBox } from '../../core/scroll-box';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -108,9 +109,7 @@ export default defineWidget({
       setText(memory, TABLE[job].memory);
       tr.prepend(th);
     }
-    const jobsBox = document.createElement('div');
-    jobsBox.className = 'kl-scroll';
-    jobsBox.append(jobs);
+    const jobsBox = scrollBox(jobs.caption?.textContent ?? 'The jobs of query, keys and values', [jobs]);
 
     // ---- the live computation ----
     const bank = document.createElement('div');

@@ -78,9 +78,8 @@ export default defineWidget({
       'α3',
       'α3 (unrounded)',
     ]);
-    const tableBox = document.createElement('div');
-    tableBox.className = 'kl-scroll kl-ties__history';
-    tableBox.append(table.table);
+    const tableBox = table.element;
+    tableBox.classList.add('kl-ties__history');
 
     const bandwidth = slider({
       label: 'bandwidth h',

@@ -63,13 +63,16 @@ function panel(title: string, ...parts: HTMLElement[]): HTMLElement {
 }
 
 function weightChart(canvas: HTMLCanvasElement, color: string, plugins: Plugin<'bar'>[] = []): Chart<'bar'> {
-  return weightBarChart(canvas, {
+  const chart = weightBarChart(canvas, {
     datasets: [{ label: 'weight', data: [], backgroundColor: color, barPercentage: 1, categoryPercentage: 1 }],
     xTitle: 'key location (sorted)',
     xTicks: 6,
     printed: [],
     plugins,
   });
+  // The nearest key is the last one: room beyond the axis's end keeps its bar whole in view.
+  chart.options.layout = { padding: { right: 12 } };
+  return chart;
 }
 
 export default defineWidget({

@@ -217,8 +217,7 @@ export default defineWidget({
     const readout = liveReadout('kl-readout', predictionPart, 'leave-one-out MSE at this h = ', loo);
 
     const dataView = dataTable('Your data (edit a cell and press Enter)', []);
-    const dataBox = element('div', 'kl-scroll');
-    dataBox.append(dataView.table);
+    const dataBox = dataView.element;
     const heatmap = new Heatmap({
       label: 'Attention map of your data: one row per data point as the query (row 1 at the bottom), one column per key in file order, brighter cells carry more weight; a white trace marks each point’s own key',
       xTitle: 'key (data row)',
@@ -232,8 +231,7 @@ export default defineWidget({
     mapBox.dataset.testid = 'attention-map';
     mapBox.append(mapTitle, heatmap.element);
     const fitted = dataTable('Fitted values at the keys, f̂(kᵢ)', ['row', 'value', 'fitted']);
-    const fittedBox = element('div', 'kl-scroll');
-    fittedBox.append(fitted.table);
+    const fittedBox = fitted.element;
     const looTable = dataTable('Leave-one-out MSE per bandwidth', ['h', 'LOO MSE']);
     const looDetails = element('details', 'kl-your-data__details');
     looDetails.append(element('summary', '', 'Leave-one-out table'), looTable.table);

@@ -1,0 +1,114 @@
+// Every figure's embed and the full page at 360, 620 and 1100 px, light and dark (and the
+// standalone file, light): no clipped text
+// (a box whose content overflows it unless it scrolls from the keyboard), no raw TeX, no number
+// or inline formula broken over two lines, no prose paragraph shown twice on the page.
+// One browser; one page per theme, loading each figure and resized through the widths. Screenshots go to
+// build/screenshots/widths-<figure>-<width>-<theme>.png for reading.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { auditLayout } from './layout-audit.mjs';
+import { embedPath, openSite, screenshot } from './harness.mjs';
+import { settle, widgetNames } from './widget-list.mjs';
+
+const WIDTHS = [1100, 620, 360];
+const THEMES = ['light', 'dark'];
+const HEIGHT = 900;
+
+let site;
+before(async () => {
+  site = await openSite({ viewport: { width: WIDTHS[0], height: HEIGHT } });
+});
+after(async () => {
+  await site?.close();
+});
+
+/// The whole page as one screenshot target (not only the viewport).
+const fullPage = (page) => ({ screenshot: (options) => page.screenshot({ ...options, fullPage: true }) });
+
+/// Resizes the page and waits until charts and read-outs have redrawn at the new width.
+async function resize(page, width) {
+  await page.setViewportSize({ width, height: HEIGHT });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForTimeout(100);
+}
+
+for (const theme of THEMES) {
+  test(`every figure fits 1100, 620 and 360 px (${theme})`, async () => {
+    const problems = [];
+    const { page, errors } = await site.newPage('embed.html', { viewport: { width: WIDTHS[0], height: HEIGHT } });
+    for (const name of widgetNames) {
+      await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+      await page.goto(`${site.url}${embedPath(name, { theme })}`);
+      await settle(page);
+      await page.evaluate(() => document.fonts.ready);
+      for (const width of WIDTHS) {
+        if (width !== WIDTHS[0]) await resize(page, width);
+        for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
+        if (process.env.KERNEL_LENS_SCREENSHOTS) await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
+      }
+      for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
+    }
+    await page.context().close();
+    assert.deepEqual(problems, []);
+  });
+}
+
+/// Scrolls through the page until every figure has mounted, then lays out the sections out of view
+/// too (the page skips their layout while they are off screen) so they can be measured.
+async function mountEverything(page) {
+  await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  for (let round = 0; round < 60; round++) {
+    const waiting = await page.evaluate(() => {
+      const next = document.querySelector('.kl-section--waiting');
+      next?.scrollIntoView();
+      return Boolean(next);
+    });
+    if (!waiting) break;
+    await page.waitForTimeout(150);
+  }
+  await page.waitForFunction(() => !document.querySelector('.kl-section--waiting, [aria-busy="true"]'), null, { timeout: 60000 });
+  await page.addStyleTag({ content: '.kl-section { content-visibility: visible !important; }' });
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300);
+}
+
+/// The full page in both themes, and the standalone file (the same page, everything inlined).
+const PAGES = [
+  ...THEMES.map((theme) => ({ name: 'page', path: 'index.html', theme })),
+  { name: 'standalone', path: 'kernel-lens-standalone.html', theme: 'light' },
+];
+
+for (const { name, path, theme } of PAGES) {
+  test(`the ${name === 'page' ? 'full page' : 'standalone file'} fits 1100, 620 and 360 px (${theme})`, async () => {
+    const { page, errors } = await site.newPage(`${path}?theme=${theme}`, { viewport: { width: WIDTHS[0], height: HEIGHT } });
+    await mountEverything(page);
+    const problems = [];
+    for (const width of WIDTHS) {
+      if (width !== WIDTHS[0]) await resize(page, width);
+      for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
+      if (process.env.KERNEL_LENS_SCREENSHOTS) {
+        await page.evaluate(() => scrollTo(0, 0));
+        await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+test('the full page shows each prose paragraph and display equation once', async () => {
+  const { page } = await site.newPage('index.html', { viewport: { width: WIDTHS[0], height: HEIGHT } });
+  await mountEverything(page);
+  const repeated = await page.evaluate(() => {
+    const seen = new Map();
+    for (const part of document.querySelectorAll('#kl-page p, #kl-page .katex-display .katex-mathml annotation')) {
+      const text = (part.textContent ?? '').replace(/\s+/g, ' ').trim();
+      if (text.length < 40) continue;
+      seen.set(text, (seen.get(text) ?? 0) + 1);
+    }
+    return [...seen].filter(([, count]) => count > 1).map(([text, count]) => `${count}× ${text.slice(0, 80)}`);
+  });
+  assert.deepEqual(repeated, []);
+  await page.context().close();
+});
