@@ -54,6 +54,10 @@ export default defineConfig(({ mode }) => {
       outDir: resolve(repoRoot, standalone ? 'build/standalone' : 'dist'),
       emptyOutDir: !loader,
       target: 'es2022',
+      /// terser's two passes take about 4 % off the scripts' compressed size against the default
+      /// minifier (the full page's budget).
+      minify: 'terser',
+      terserOptions: { compress: { passes: 2 } },
       cssCodeSplit: false,
       /// A dynamic import's dependencies are preloaded with <link> tags; the worker has no document.
       modulePreload: {
