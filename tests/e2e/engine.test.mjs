@@ -138,7 +138,8 @@ test('a slider answer for a small call is computed on the page within the input 
     posted: globalThis.klPosted,
   }));
   assert.ok(log.length >= bandwidths.length);
-  assert.deepEqual([...new Set(log.map((entry) => `${entry.fns}: ${entry.where}`))], ['attention: page']);
+  // The weights, then their sum (the table's footer).
+  assert.deepEqual([...new Set(log.map((entry) => `${entry.fns}: ${entry.where}`))], ['attention: page', 'rowSums: page']);
   assert.equal(workers, 0, 'the lookup started a worker');
   assert.deepEqual(posted, []);
   assert.deepEqual(errors, []);

@@ -7,7 +7,7 @@
 /// one pending, which a newer request replaces, so the newest state always wins.
 import { markTiming, noteDelivered } from '../core/timing';
 import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
-import { place, TASK_BUDGET_MS } from './cost';
+import { place, TASK_BUDGET_MS, TINY_MS } from './cost';
 import { LocalCore } from './local';
 import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
 import { compiledPart, wasmFileName } from './wasm';
@@ -152,8 +152,10 @@ export class Bridge {
       return Promise.reject(error);
     }
     const placement = place(calls);
-    // A task that already spent its share of page time (a loop of small calls) sends the rest on.
-    const where = placement.where === 'page' && this.spentThisTask > TASK_BUDGET_MS ? 'worker' : placement.where;
+    // A task that already spent its share of page time (a loop of small calls) sends the rest on;
+    // tiny calls have a larger share.
+    const share = placement.ms <= TINY_MS ? 4 * TASK_BUDGET_MS : TASK_BUDGET_MS;
+    const where = placement.where === 'page' && this.spentThisTask > share ? 'worker' : placement.where;
     log(calls, where);
     if (placement.where === 'refused') {
       return Promise.reject(new CoreError({ name: 'RangeError', message: placement.reason }));

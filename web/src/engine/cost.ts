@@ -20,6 +20,10 @@ export const PAGE_BUDGET_MS = 4;
 /// The most time the page's instance may spend in one task, measured (ms): once a task (say a
 /// loop of small calls) has used it, its further requests go to the worker.
 export const TASK_BUDGET_MS = 6;
+/// Requests estimated at most this (ms) stay on the page until a task has spent four times
+/// TASK_BUDGET_MS: moving a call of microseconds (the sum of a few weights) would cost a message
+/// round trip, and on a page without a worker yet, starting one.
+export const TINY_MS = 0.05;
 /// The most a request may be estimated to take in the worker (ms); above it the page refuses it.
 export const CORE_BUDGET_MS = 20_000;
 /// Functions that always run in the worker, whatever their size.
