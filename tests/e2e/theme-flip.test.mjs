@@ -31,25 +31,35 @@ after(async () => {
 const canvases = (page) =>
   page.locator('canvas').evaluateAll((list) => list.filter((canvas) => canvas.isConnected && canvas.width > 0).map((canvas) => canvas.toDataURL()));
 
+/// The canvases once they equal `expected`, or as they are after `ms`: a flip's redraws take a few
+/// frames, more on a loaded machine (a fixed wait let a slow redraw fail the comparison).
+async function canvasesLike(page, expected, ms = 5000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const now = await canvases(page);
+    const same = now.length === expected.length && now.every((pixels, i) => pixels === expected[i]);
+    if (same || Date.now() > deadline) return now;
+    await page.waitForTimeout(100);
+  }
+}
+
 for (const name of widgetNames.filter((widget) => !PROGRESSIVE.has(widget))) {
   test(`${name}: after a light → dark flip its charts equal a fresh dark page's, and after a flip back its own`, async () => {
     const { page, errors } = await site.newPage(embedPath(name), { colorScheme: 'light' });
     await settle(page);
     const light = await canvases(page);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForTimeout(400);
-    const flipped = await canvases(page);
     const fresh = await site.newPage(embedPath(name), { colorScheme: 'dark' });
     await settle(fresh.page);
     const dark = await canvases(fresh.page);
+    const flipped = await canvasesLike(page, dark);
     assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
     assert.equal(flipped.length, dark.length);
     // A chart's background follows the scheme, so a chart the flip left alone differs from the
     // fresh page's (a heat map's colour map is the same in both schemes).
     flipped.forEach((pixels, i) => assert.ok(pixels === dark[i], `canvas ${i} differs from a fresh dark page's`));
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.waitForTimeout(400);
-    const back = await canvases(page);
+    const back = await canvasesLike(page, light);
     back.forEach((pixels, i) => assert.ok(pixels === light[i], `canvas ${i} differs after flipping back`));
     assert.deepEqual(errors, []);
     assert.deepEqual(fresh.errors, []);
