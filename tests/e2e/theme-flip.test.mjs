@@ -43,15 +43,29 @@ async function canvasesLike(page, expected, ms = 5000) {
   }
 }
 
+/// The canvases once two reads 300 ms apart agree: `settle` sees the network and the busy regions
+/// go quiet, not the worker's first results drawn (on a loaded machine a figure's first curves
+/// may land after it, and a snapshot taken before them is not the figure's picture).
+async function stableCanvases(page, ms = 20000) {
+  const deadline = Date.now() + ms;
+  let last = await canvases(page);
+  for (;;) {
+    await page.waitForTimeout(300);
+    const now = await canvases(page);
+    if ((now.length === last.length && now.every((pixels, i) => pixels === last[i])) || Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
 for (const name of widgetNames.filter((widget) => !PROGRESSIVE.has(widget))) {
   test(`${name}: after a light → dark flip its charts equal a fresh dark page's, and after a flip back its own`, async () => {
     const { page, errors } = await site.newPage(embedPath(name), { colorScheme: 'light' });
     await settle(page);
-    const light = await canvases(page);
+    const light = await stableCanvases(page);
     await page.emulateMedia({ colorScheme: 'dark' });
     const fresh = await site.newPage(embedPath(name), { colorScheme: 'dark' });
     await settle(fresh.page);
-    const dark = await canvases(fresh.page);
+    const dark = await stableCanvases(fresh.page);
     const flipped = await canvasesLike(page, dark);
     assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
     assert.equal(flipped.length, dark.length);
