@@ -94,6 +94,11 @@ export function auditLayout() {
       if (lines(rects) > 1) problems.push(`number split over lines "${match[0]}": ${describe(node.parentElement)}`);
     }
   }
+  // A control's caption is in its caption span (bare text beside an input is left to wrap).
+  for (const control of document.querySelectorAll('.kl-control')) {
+    const bare = Array.from(control.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim() !== '');
+    if (bare && visible(control)) problems.push(`control caption outside .kl-control__caption: ${describe(control)}`);
+  }
   if (innerWidth >= 480) {
     for (const caption of document.querySelectorAll('.kl-control__caption, .kl-field__caption')) {
       if (!visible(caption)) continue;

@@ -28,7 +28,11 @@ export function typedNumber(options: {
   });
   const element = document.createElement('label');
   element.className = 'kl-control kl-control--compact';
-  element.append(`${options.caption} `, input);
+  // The caption in the sliders' caption span, so it keeps to one line as theirs do.
+  const caption = document.createElement('span');
+  caption.className = 'kl-control__caption';
+  caption.textContent = options.caption;
+  element.append(caption, input);
   return {
     element,
     input,

@@ -5,6 +5,7 @@ import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } f
 import { fixed, precise } from '../../core/format';
 import { call, resultOf } from '../../core/protocol';
 import type { NumberParam, StateOf } from '../../core/state';
+import { typedNumber } from '../../core/typed-input';
 import { defineWidget } from '../../core/widget';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import prose from './prose.html?raw';
@@ -80,20 +81,15 @@ export default defineWidget({
     });
     const query = querySlider(params.q, state.q, (q) => update({ q }));
 
-    const typed = document.createElement('input');
-    typed.type = 'number';
-    typed.className = 'kl-input';
-    typed.step = 'any';
-    typed.value = String(state.h);
-    typed.setAttribute('aria-label', 'bandwidth h, typed value');
-    typed.addEventListener('change', () => {
-      stopDrive();
-      const h = typed.value.trim() === '' ? Number.NaN : Number(typed.value);
-      update({ h });
+    const typed = typedNumber({
+      label: 'bandwidth h, typed value',
+      caption: 'type h',
+      value: state.h,
+      onChange: (h) => {
+        stopDrive();
+        update({ h });
+      },
     });
-    const typedLabel = document.createElement('label');
-    typedLabel.className = 'kl-control kl-control--compact';
-    typedLabel.append('type h ', typed);
 
     const toZero = button('Drive h → 0⁺', () => startDrive(DRIVE_FACTOR));
     const toInfinity = button('Drive h → ∞', () => startDrive(1 / DRIVE_FACTOR));
@@ -108,7 +104,7 @@ export default defineWidget({
     host.root.append(
       box,
       controlRow(bandwidth.element, temperature.element),
-      controlRow(query.element, typedLabel),
+      controlRow(query.element, typed.element),
       controlRow(toZero, toInfinity, atZero),
       readout,
       table.element,
@@ -173,7 +169,7 @@ export default defineWidget({
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
-        const text = typed.value.trim();
+        const text = typed.input.value.trim();
         if (Number.isNaN(requested.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`);
         else host.showError(`h = ${precise(requested.h, 3)} is refused: ${message}`);
       }
@@ -196,7 +192,7 @@ export default defineWidget({
       host.setState(partial);
       if (partial.h !== undefined && Number.isFinite(partial.h)) {
         if (partial.h > 0) bandwidth.set(partial.h);
-        typed.value = String(partial.h);
+        typed.set(partial.h);
       }
       void compute(state);
     }

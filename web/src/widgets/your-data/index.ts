@@ -200,8 +200,8 @@ export default defineWidget({
     for (const name of KERNELS) kernelSelect.append(new Option(name, name));
     kernelSelect.value = state.kernel;
     kernelSelect.addEventListener('change', () => update({ kernel: kernelSelect.value as KernelName }));
-    const kernelLabel = element('label', 'kl-control kl-your-data__kernel-control', 'kernel ');
-    kernelLabel.append(kernelSelect);
+    const kernelLabel = element('label', 'kl-control kl-your-data__kernel-control');
+    kernelLabel.append(element('span', 'kl-control__caption', 'kernel'), kernelSelect);
     const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
     let query: Slider = makeQuery({ min: params.q.default - 3, max: params.q.default + 3 });
     const queryBox = element('div', 'kl-your-data__query');
