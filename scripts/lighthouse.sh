@@ -6,7 +6,8 @@
 # to build/lighthouse/. KERNEL_LENS_DIST picks the site folder (default dist/);
 # LIGHTHOUSE_PRESET=desktop|mobile (desktop by default; mobile is Lighthouse's default emulation
 # and throttling, a mid-range phone on a slow 4G network); LIGHTHOUSE_PAGES the pages, separated
-# by spaces (default: the full page, the lookup embed and the bias-variance embed).
+# by spaces (default: the full page, the lookup embed and the bias-variance embed). The site is
+# served gzip-compressed, as GitHub Pages and other static hosts send it (scripts/serve.mjs).
 #   bash scripts/lighthouse.sh
 #   LIGHTHOUSE_PRESET=mobile bash scripts/lighthouse.sh
 set -euo pipefail
@@ -23,7 +24,7 @@ mkdir -p "$OUT"
 PORT_FILE=$(mktemp)
 node --input-type=module -e "
   import { startServer } from './scripts/serve.mjs';
-  const { port } = await startServer({ root: '$DIST' });
+  const { port } = await startServer({ root: '$DIST', compress: true });
   (await import('node:fs')).writeFileSync('$PORT_FILE', String(port));
 " &
 SERVER=$!

@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 // A tiny static server for dist/ (no dependencies). `node scripts/serve.mjs` serves on
-// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, isolated, cors }).
-// By default it behaves like a plain static host (GitHub Pages): files, `Access-Control-Allow-Origin:
-// *` (a <kernel-lens-figure> on another origin loads the site's module scripts and .wasm files with
-// CORS), no cross-origin isolation. `isolated: true` adds ISOLATION_HEADERS (the benchmark compares).
+// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, isolated, cors,
+// compress }). By default it behaves like a plain static host (GitHub Pages): files,
+// `Access-Control-Allow-Origin: *` (a <kernel-lens-figure> on another origin loads the site's module
+// scripts and .wasm files with CORS), no cross-origin isolation. `isolated: true` adds
+// ISOLATION_HEADERS (the benchmark compares). `compress: true` gzips text and wasm for a client
+// that accepts it, as GitHub Pages and most static hosts do (`npm start` and the Lighthouse
+// script; the tests read files as sent, uncompressed).
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+
+const gzipped = promisify(gzip);
 
 /// Content types by file extension (the bench's and the host tests' own servers use them too).
 export const TYPES = {
@@ -43,11 +50,16 @@ const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /// What a plain static host with CORS sends with every file.
 export const CORS_HEADERS = { 'access-control-allow-origin': '*' };
 
+/// Types a static host compresses (already compressed formats are sent as they are).
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
+
 /// Serves `root` on 127.0.0.1:`port` (0 = any free port) with CORS_HEADERS unless `cors` is false,
-/// the isolation headers when `isolated` is true, and extra response `headers`.
-/// Resolves to { url, port, close() }.
-export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, isolated = false, cors = true } = {}) {
+/// the isolation headers when `isolated` is true, extra response `headers`, and gzip (level 6, as
+/// hosts use) when `compress` is true and the request accepts it. Resolves to { url, port, close() }.
+export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, isolated = false, cors = true, compress = false } = {}) {
   const base = resolve(root);
+  /// Compressed bodies by file, kept while the file's size and modification time stay the same.
+  const compressed = new Map();
   const headers = { ...(cors ? CORS_HEADERS : {}), ...(isolated ? ISOLATION_HEADERS : {}), ...extra };
   const server = createServer(async (request, response) => {
     try {
@@ -66,8 +78,27 @@ export async function startServer({ root = join(repoRoot, 'dist'), port = 0, hea
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end('not found');
         return;
       }
+      const type = TYPES[extname(file)] ?? 'application/octet-stream';
+      if (compress && COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        const version = `${info.size}:${info.mtimeMs}`;
+        let entry = compressed.get(file);
+        if (entry?.version !== version) {
+          entry = { version, body: await gzipped(await readFile(file), { level: 6 }) };
+          compressed.set(file, entry);
+        }
+        response.writeHead(200, {
+          'content-type': type,
+          'content-encoding': 'gzip',
+          'content-length': entry.body.length,
+          vary: 'accept-encoding',
+          'cache-control': 'no-cache',
+          ...headers,
+        });
+        response.end(request.method === 'HEAD' ? undefined : entry.body);
+        return;
+      }
       response.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-type': type,
         'content-length': info.size,
         'cache-control': 'no-cache',
         ...headers,
@@ -93,6 +124,6 @@ export async function startServer({ root = join(repoRoot, 'dist'), port = 0, hea
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 5173);
-  const { url } = await startServer({ port });
+  const { url } = await startServer({ port, compress: true });
   console.log(`Kernel Lens: ${url}`);
 }
