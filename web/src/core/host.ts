@@ -29,6 +29,14 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   return node;
 }
 
+/// A note line appended to `box`; returns what removes it.
+function noteIn(box: HTMLElement, message: string): () => void {
+  const item = element('p', 'kl-widget__note');
+  item.textContent = message;
+  box.append(item);
+  return () => item.remove();
+}
+
 /// Builds `<figure class="kl-widget">` in `container`, parses `params` against the widget's
 /// schema (rejected parameters become a visible note) and mounts the widget.
 export function mountWidget<S extends Schema>(
@@ -87,12 +95,7 @@ export function mountWidget<S extends Schema>(
     embedded: options.embedded,
     bridge,
     channel: (key: string, depth?: number): Channel => bridge.channel(`${id}/${key}`, depth),
-    note(message) {
-      const item = element('p', 'kl-widget__note');
-      item.textContent = message;
-      notes.append(item);
-      return () => item.remove();
-    },
+    note: (message) => noteIn(notes, message),
     showError(reason, source) {
       const message = reason instanceof Error ? reason.message : String(reason);
       error.textContent = message;
@@ -136,11 +139,7 @@ export function mountWidget<S extends Schema>(
   let removeLoadingNote = (): void => undefined;
   const stopLoadingNotes = bridge.onLoading((what) => {
     removeLoadingNote();
-    if (!what) return;
-    const item = element('p', 'kl-widget__note');
-    item.textContent = `Loading ${what}…`;
-    loading.append(item);
-    removeLoadingNote = () => item.remove();
+    if (what) removeLoadingNote = noteIn(loading, `Loading ${what}…`);
   });
   return {
     frame,
