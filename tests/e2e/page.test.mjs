@@ -2,7 +2,7 @@
 // typeset formulas, one widget per embed, visible notes for unknown widgets and bad parameters.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot } from './harness.mjs';
+import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -30,6 +30,23 @@ test('index.html shows every widget in chapter order, typeset, with no console e
   assert.equal(await page.locator('h1').textContent(), 'Kernel Regression: Attention Before It Was Learnable');
   await page.waitForTimeout(500);
   await screenshot(page, 'page');
+  assert.deepEqual(errors, []);
+});
+
+test('at load only the figures near the viewport mount, also when a figure above pushed the next one far down', async () => {
+  // On a phone the first figure is far taller than its placeholder: the next one, near when the
+  // page opened, is then well below the mount margin and waits until the reader scrolls to it.
+  const { page, errors } = await site.newPage('index.html', { viewport: { width: 412, height: 823 } });
+  await page.locator('#section-ols-vs-nw .kl-widget').waitFor();
+  await page.waitForTimeout(1500);
+  const sections = await page.locator('.kl-section').evaluateAll((nodes) =>
+    nodes.map((node) => ({ id: node.id, top: node.getBoundingClientRect().top, mounted: !node.classList.contains('kl-section--waiting') })),
+  );
+  const far = sections.filter((section) => section.top > 823 + 800);
+  assert.ok(far.some((section) => section.id === 'section-lookup'), JSON.stringify(sections));
+  assert.deepEqual(far.filter((section) => section.mounted), [], JSON.stringify(sections));
+  await page.locator('#section-lookup').scrollIntoViewIfNeeded();
+  await waitForText(page.locator('#section-lookup').getByTestId('prediction'), /^\d/);
   assert.deepEqual(errors, []);
 });
 

@@ -60,7 +60,8 @@ const idle = (): Promise<void> =>
 
 /// How far below (and above) the viewport a figure starts: it is typeset and mounted before the
 /// reader reaches it, and the figures far down cost nothing at load (Distill's d-figure idea).
-const MOUNT_MARGIN = '800px 0px';
+const MOUNT_MARGIN_PX = 800;
+const MOUNT_MARGIN = `${MOUNT_MARGIN_PX}px 0px`;
 
 export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
@@ -93,7 +94,13 @@ export async function showPage(): Promise<void> {
   type Show = (urgent: boolean) => Promise<void>;
   const pending = new Map<Element, Show>();
   /// Figures that came near the viewport, mounted one per task so the page keeps responding.
-  const queue: Show[] = [];
+  const queue: Array<{ section: Element; show: Show }> = [];
+  /// Whether a section is still within the mount margin: a figure mounted above it may have
+  /// pushed it far down since it was queued (a placeholder is shorter than most figures).
+  const near = (section: Element): boolean => {
+    const box = section.getBoundingClientRect();
+    return box.bottom >= -MOUNT_MARGIN_PX && box.top <= innerHeight + MOUNT_MARGIN_PX;
+  };
   let draining = false;
   let prefetching = false;
   const prefetch = async (): Promise<void> => {
@@ -110,8 +117,15 @@ export async function showPage(): Promise<void> {
   const drain = async (): Promise<void> => {
     if (draining) return;
     draining = true;
-    for (let show = queue.shift(); show; show = queue.shift()) {
-      await show(false);
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      if (!near(next.section)) {
+        // Back to waiting: the observer reports it again when the reader scrolls near.
+        pending.set(next.section, next.show);
+        observer.unobserve(next.section);
+        observer.observe(next.section);
+        continue;
+      }
+      await next.show(false);
       await nextTask();
     }
     draining = false;
@@ -123,7 +137,7 @@ export async function showPage(): Promise<void> {
   const typesetting = new Set<() => void>();
   onPrint(() => {
     for (const mount of [...typesetting]) mount();
-    for (const show of queue.splice(0)) void show(true);
+    for (const { show } of queue.splice(0)) void show(true);
     for (const [section, show] of pending) {
       pending.delete(section);
       observer.unobserve(section);
@@ -137,7 +151,7 @@ export async function showPage(): Promise<void> {
         if (!show) continue;
         pending.delete(entry.target);
         observer.unobserve(entry.target);
-        queue.push(show);
+        queue.push({ section: entry.target, show });
       }
       void drain();
     },
