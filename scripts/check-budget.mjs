@@ -57,7 +57,8 @@ if (!manifest[WORKER]) {
 /// With its dynamic imports: the laboratory's factory script, which a laboratory figure's first
 /// call fetches (an upper bound for the figures that call the core alone).
 const workers = [...closure(WORKER, true)];
-/// The one stylesheet every page links (cssCodeSplit is off, so no chunk lists it).
+/// The stylesheets (no chunk lists them): kernel-lens.css, which every page links, and KaTeX's,
+/// which the full page links for its math.
 const styles = Object.values(manifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.css'));
 const wasm = assets.filter((name) => name.endsWith('.wasm')).map((name) => `assets/${name}`);
 /// The one emitted file of a wasm module; exits when it is missing or ambiguous.

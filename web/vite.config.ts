@@ -8,8 +8,9 @@ const repoRoot = resolve(webRoot, '..');
 const wasmDir = resolve(repoRoot, process.env.KERNEL_LENS_WASM_DIR ?? 'build/wasm');
 
 /// Three builds share this file. The default one is the site: index.html, embed.html and the
-/// custom element's code at the stable path assets/kernel-lens-figure.js, all CSS in one
-/// unhashed file (assets/kernel-lens.css) that the element's shadow roots link. `--mode loader`
+/// custom element's code at the stable path assets/kernel-lens-figure.js, the CSS in one
+/// unhashed file (assets/kernel-lens.css) that the element's shadow roots link, but for KaTeX's,
+/// linked only where math is typeset. `--mode loader`
 /// then adds the loader, dist/kernel-lens.js, as one self-contained file: built with the site,
 /// Rollup would move the modules it shares with the charts (charts/host-theme.ts) into a chunk,
 /// and a page without figures would fetch more than the loader. It imports the figure code by
@@ -88,8 +89,11 @@ export default defineConfig(({ mode }) => {
               : chunk.name === 'kernel-lens-figure'
                 ? 'assets/kernel-lens-figure.js'
                 : 'assets/[name]-[hash].js',
+          /// KaTeX's stylesheet stays a file of its own (core/math-text.ts links it where math is).
           assetFileNames: (asset: { names?: string[] }) =>
-            asset.names?.some((name) => name.endsWith('.css')) ? 'assets/kernel-lens.css' : 'assets/[name]-[hash][extname]',
+            asset.names?.some((name) => name.endsWith('.css') && !name.startsWith('katex'))
+              ? 'assets/kernel-lens.css'
+              : 'assets/[name]-[hash][extname]',
           ...(standalone || loader ? { codeSplitting: false } : {}),
         },
       },

@@ -66,6 +66,9 @@ const PAGES = {
 <div style="width: 900px; transform: scale(0.5); transform-origin: 0 0; height: 600px"><kernel-lens-figure id="scaled" widget="lookup"></kernel-lens-figure></div>
 <div style="width: 900px; zoom: 0.5"><kernel-lens-figure id="zoomed" widget="lookup"></kernel-lens-figure></div>`,
     ),
+  'math.html': (siteUrl) =>
+    hostPage(siteUrl, `<p class="katex">The host's own element of class katex.</p>
+<kernel-lens-figure id="bank" widget="memory-bank"></kernel-lens-figure>`),
 };
 
 before(async () => {
@@ -268,6 +271,57 @@ test('two custom elements: shadow-root styles, one shared core, attributes obser
   await screenshot(page, 'embedding-elements');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("math in a custom element is set in KaTeX's fonts; KaTeX's stylesheet stays in its shadow root; a figure without math fetches none of it", async () => {
+  const { page, errors, context } = await open(`${host.url}math.html`, { width: 900, height: 900 }, true);
+  const bank = page.locator('#bank');
+  await bank.locator('.kl-bank__jobs .katex').first().waitFor({ timeout: 30000 });
+  const fonts = await page.evaluate(async () => {
+    await document.fonts.ready;
+    const root = document.querySelector('#bank').shadowRoot;
+    return {
+      loaded: [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family),
+      shadowLinks: [...root.querySelectorAll('link[rel=stylesheet]')].map((link) => new URL(link.href).pathname.split('/').pop()),
+      documentLinks: [...document.querySelectorAll('link[rel=stylesheet]')].length,
+      // The host's own .katex element keeps the host's styles (no KaTeX rule reached the page).
+      hostKatexFont: getComputedStyle(document.querySelector('p.katex')).fontFamily,
+    };
+  });
+  assert.ok(fonts.loaded.includes('KaTeX_Main'), JSON.stringify(fonts));
+  assert.ok(fonts.shadowLinks.some((name) => /^katex\.min-[\w-]+\.css$/.test(name)), JSON.stringify(fonts));
+  assert.equal(fonts.documentLinks, 0);
+  assert.match(fonts.hostKatexFont, /Georgia/);
+  // The glyphs drawn are KaTeX's (CDP names the platform font used for a formula's text).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+  const find = (node) => {
+    if (node.attributes?.includes('mord')) return node;
+    for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) {
+      const found = find(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  const mord = find(root);
+  assert.ok(mord, 'a formula in the shadow root');
+  const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId: mord.nodeId });
+  assert.ok(used.every((font) => font.isCustomFont && /^KaTeX_/.test(font.familyName)), JSON.stringify(used));
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // The lookup has no math: no KaTeX stylesheet, font or script is fetched, and the site's
+  // render-blocking stylesheet carries none of KaTeX's rules.
+  const lookup = await open(`${site.url}embed.html?widget=lookup`, { width: 900, height: 900 }, true);
+  await waitForText(lookup.page.getByTestId('prediction'), /\d/);
+  await lookup.page.waitForTimeout(500);
+  assert.deepEqual(lookup.page.requests.filter((url) => /katex/i.test(url)), []);
+  const css = await (await fetch(`${site.url}assets/kernel-lens.css`)).text();
+  assert.ok(!/@font-face|KaTeX_|(^|\})\.katex[\w-]*\{/.test(css), 'kernel-lens.css holds KaTeX rules');
+  assert.deepEqual(lookup.errors, []);
+  await lookup.context.close();
 });
 
 test('an iframe added after load is sized by the loader too', async () => {
