@@ -273,7 +273,8 @@ test('a slow download shows a loading note, which goes once the figure has its n
   });
   const note = page.locator('.kl-widget__note', { hasText: 'Loading' });
   await waitForText(note, /^Loading the core \(kernel_lens_core-[^ ]*\.wasm\)…$/);
-  assert.equal(await page.getByTestId('prediction').textContent(), '');
+  // No number yet: the read-out holds a blank the width of one (so its arrival shifts nothing).
+  assert.match(await page.getByTestId('prediction').textContent(), /^[\u2007\u2008]+$/);
   // The note lies over the figure: the figure does not move when it comes or goes.
   const bodyTop = () => page.locator('.kl-widget__body').evaluate((body) => body.getBoundingClientRect().top);
   const topWithNote = await bodyTop();

@@ -8,6 +8,13 @@ export function fixed(x: number, digits: number): string {
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text.replace('-', '−');
 }
 
+/// A blank as wide as `sample` in tabular figures (each digit a figure space, a point a
+/// punctuation space): a table cell holds it while its number is computed, so the number
+/// arriving moves nothing (no layout shift). pending('0.0000') for a four-decimal cell.
+export function pending(sample: string): string {
+  return sample.replace(/\d/g, '\u2007').replace(/[.,]/g, '\u2008');
+}
+
 /// Significant digits without exponent noise for slider read-outs: 0.6 → "0.6", 1234 → "1234".
 export function significant(x: number, digits = 3): string {
   if (!Number.isFinite(x)) return fixed(x, 0);

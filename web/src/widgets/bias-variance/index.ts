@@ -4,7 +4,7 @@
 import type { ChapterConfig, RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
 import { onThemeChange } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
+import { fixed, pending, precise } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -144,6 +144,9 @@ export default defineWidget({
     markerTable.table.dataset.testid = 'marker-table';
     const markerHeading = liveReadout('kl-readout');
     markerHeading.dataset.testid = 'marker-readout';
+    // Until the core answers: the heading's line and the table's rows, blank where numbers go.
+    setText(markerHeading, `At h = ${precise(state.h, 3)} (τ = 2h² = ${pending('0.000')}):`);
+    markerTable.setRows(['measured', 'exact'].map((estimate) => [estimate, ...Array<string>(3).fill(pending('0.0000'))]));
 
     // ---- the chapter's table ----
     const table = dataTable('Fixed-design audit: one row per bandwidth on the grid', ['h', '2h²', 'bias²', 'variance', 'MSE']);
@@ -165,6 +168,9 @@ export default defineWidget({
       controlRow(grid.element, resetButton),
     );
 
+    /// The rows of the latest audit so far (a cancelled one keeps them).
+    let auditRows: RiskRow[] = [];
+
     function update(partial: Partial<AuditState>): void {
       state = { ...state, ...partial };
       host.setState(partial);
@@ -175,16 +181,21 @@ export default defineWidget({
       return settings;
     }
 
-    function renderTable(rows: readonly RiskRow[], bestIndex: number | null): void {
-      table.setRows(
-        rows.map((row) => [
+    /// The finished rows, then a row of blanks (each as wide as its number) for each bandwidth
+    /// still `waiting`: the table has its final size from the start and numbers arriving shift
+    /// nothing below it.
+    function renderTable(rows: readonly RiskRow[], bestIndex: number | null, waiting: readonly number[] = []): void {
+      const blank = pending('0.0000');
+      table.setRows([
+        ...rows.map((row) => [
           bandwidthText(row.bandwidth),
           fixed(row.tau, 4),
           fixed(row.bias2, 4),
           fixed(row.variance, 4),
           fixed(row.mse, 4),
         ]),
-      );
+        ...waiting.map((h) => [bandwidthText(h), blank, blank, blank, blank]),
+      ]);
       const bodyRows = table.table.tBodies[0]?.rows ?? [];
       Array.from(bodyRows).forEach((row, i) => {
         const best = i === bestIndex;
@@ -213,15 +224,17 @@ export default defineWidget({
       void refreshExact(settings, range);
       void refreshMarker();
       const rows: RiskRow[] = [];
+      auditRows = rows;
+      renderTable(rows, null, bandwidths);
       try {
-        for (const h of bandwidths) {
+        for (const [i, h] of bandwidths.entries()) {
           const [chunk] = await host.bridge.run([call('biasVarianceSweep', labConfig(settings, [h]))] as const);
           if (id !== run) return;
           const row = chunk[0];
           if (row) rows.push(row);
           progress.value = rows.length;
           setText(status, `${rows.length} of ${bandwidths.length} bandwidths, ${settings.worlds.toLocaleString('en-US')} worlds each`);
-          renderTable(rows, null);
+          renderTable(rows, null, bandwidths.slice(i + 1));
           frame = { ...frame, rows: [...rows], minimum: null, xRange: range, yMax: yTop(rows, frame.exact, Math.max(...bandwidths)) };
           view.draw(frame);
         }
@@ -238,6 +251,7 @@ export default defineWidget({
       } catch (error) {
         if (id !== run) return;
         host.showError(error);
+        renderTable(rows, null);
         setText(status, `stopped after ${rows.length} of ${bandwidths.length} bandwidths`);
         setText(minimumLine, '');
         setRunning(false);
@@ -248,6 +262,7 @@ export default defineWidget({
       if (!running) return;
       run++;
       setRunning(false);
+      renderTable(auditRows, null);
       setText(status, `cancelled after ${progress.value} of ${progress.max} bandwidths; the table keeps the finished rows`);
       setText(minimumLine, 'grid minimum: not computed (the audit was cancelled)');
     }

@@ -2,7 +2,7 @@
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
 import { onThemeChange } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, precise, pythonFloat } from '../../core/format';
+import { fixed, pending, precise, pythonFloat } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -76,6 +76,9 @@ export default defineWidget({
     prediction.className = 'kl-number';
     const where = document.createElement('span');
     const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
+    // Until the core answers, the read-out's line is there, its number a blank of its width.
+    setText(where, `f̂(${fixed(state.q, 2)}) at h = ${precise(state.h, 3)}`);
+    setText(prediction, pending('0.0000'));
 
     const table = dataTable('Observations and their normalized weights', ['point', 'key', 'value', 'weight', '']);
     const addButton = button('Add a point', () => {
@@ -99,9 +102,21 @@ export default defineWidget({
 
     /// Each row's Remove button, kept across frames (a drag rewrites only the numbers).
     const removeButtons: HTMLButtonElement[] = [];
+    renderTable({ keys: state.keys, values: state.values, weights: null });
+    table.setFooter(['sum', '', '', pending('1.0'), '']);
 
-    function renderTable(frame: LookupFrame): void {
-      table.setRows(frame.keys.map((key, i) => [`k${i + 1}`, fixed(key, 2), fixed(frame.values[i] ?? 0, 2), fixed(frame.weights[i] ?? 0, 4), null]));
+    /// The points' rows; until the core's first answer (`weights` null), the weights are blanks of
+    /// their width, so the answer arriving shifts nothing.
+    function renderTable(frame: Pick<LookupFrame, 'keys' | 'values'> & { weights: Float64Array | null }): void {
+      table.setRows(
+        frame.keys.map((key, i) => [
+          `k${i + 1}`,
+          fixed(key, 2),
+          fixed(frame.values[i] ?? 0, 2),
+          frame.weights ? fixed(frame.weights[i] ?? 0, 4) : pending('0.0000'),
+          null,
+        ]),
+      );
       const rows = table.table.tBodies[0]?.rows ?? [];
       Array.from(rows).forEach((row, i) => {
         let remove = removeButtons[i];

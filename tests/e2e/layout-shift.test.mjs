@@ -1,0 +1,47 @@
+// Figures mounting shift nothing (issue 19's pages: the full page, the lookup and bias-variance
+// embeds) at a phone's width: their tables and read-outs hold blanks the width of their numbers
+// until the core answers, the grid minimum's marking changes no width, and figures far below do
+// not mount at load. The Layout Instability API's entries are summed as Lighthouse's CLS is
+// (every shift without recent input, during the load and the audit's run).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { embedPath, openSite, waitForText } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite({ viewport: { width: 412, height: 823 } });
+});
+after(async () => {
+  await site?.close();
+});
+
+function recordShifts() {
+  globalThis.klShifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      globalThis.klShifts.push({
+        value: entry.value,
+        nodes: entry.sources.map((source) => `${source.node?.nodeName ?? '?'}.${source.node?.className ?? ''} "${(source.node?.textContent ?? '').slice(0, 40)}"`),
+      });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+const PAGES = [
+  { name: 'the lookup embed', path: embedPath('lookup'), done: (page) => waitForText(page.getByTestId('prediction'), /\d/) },
+  { name: 'the bias-variance embed', path: embedPath('bias-variance'), done: (page) => waitForText(page.getByTestId('grid-minimum'), /h=/, 60000) },
+  { name: 'the full page', path: 'index.html', done: (page) => waitForText(page.locator('#section-ols-vs-nw .kl-widget [data-testid]').first(), /\d/) },
+];
+
+for (const { name, path, done } of PAGES) {
+  test(`${name} mounts without a layout shift at 412 px`, async () => {
+    const { page, errors } = await site.newPage(path, { init: recordShifts });
+    await done(page);
+    await page.waitForTimeout(1500);
+    const shifts = await page.evaluate(() => globalThis.klShifts);
+    const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+    assert.ok(total < 0.001, `layout shift ${total.toFixed(4)}: ${JSON.stringify(shifts)}`);
+    assert.deepEqual(errors, []);
+  });
+}
