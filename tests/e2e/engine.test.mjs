@@ -79,6 +79,32 @@ test('cost.ts: slider-sized calls on the page, heavy ones in the worker, absurd 
   assert.equal(where([{ fn: 'attention', args: [[1], [1], [1], Number.NaN, 1, 1] }]), 'worker');
 });
 
+test("cost.ts: the page instance's slowdown starts cold and follows the measured calls", async () => {
+  const { COLD_SLOWDOWN, relaxedSlowdown, slowdownAfter } = await loadCost();
+  assert.ok(COLD_SLOWDOWN > 1);
+  // A warm instance on a fast machine (calls under their estimates) comes down to 1 in a few calls.
+  let slowdown = COLD_SLOWDOWN;
+  for (let i = 0; i < 6; i++) slowdown = slowdownAfter(slowdown, 2, 0.8);
+  assert.ok(slowdown < 1.1, String(slowdown));
+  // A phone four times slower settles near 4; a call 100 times its estimate counts as 16 at most.
+  for (let i = 0; i < 12; i++) slowdown = slowdownAfter(slowdown, 1, 4);
+  assert.ok(Math.abs(slowdown - 4) < 0.01, String(slowdown));
+  assert.equal(slowdownAfter(16, 1, 100), 16);
+  // Calls too small to time, and unusable timings, leave it as it is.
+  assert.equal(slowdownAfter(3, 0.01, 5), 3);
+  assert.equal(slowdownAfter(3, Number.NaN, 5), 3);
+  assert.equal(slowdownAfter(3, 1, Number.NaN), 3);
+  // Calls sent on for the slowdown alone bring it down to 1 after a few, not at once.
+  let relaxed = COLD_SLOWDOWN;
+  const steps = [];
+  while (relaxed > 1) {
+    relaxed = relaxedSlowdown(relaxed);
+    steps.push(relaxed);
+  }
+  assert.ok(steps.length >= 4 && steps.length <= 12, String(steps));
+  assert.equal(relaxedSlowdown(1), 1);
+});
+
 /// In the page: sets each bandwidth in turn on the lookup's slider, dispatches its input event and
 /// lets only microtasks run (no task: no message from a worker can arrive) before reading the
 /// read-out; then lets the page settle. Returns, per bandwidth, whether the read-out changed

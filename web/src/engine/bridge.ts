@@ -7,7 +7,7 @@
 /// one pending, which a newer request replaces, so the newest state always wins.
 import { markTiming, noteDelivered } from '../core/timing';
 import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
-import { place, TASK_BUDGET_MS, TINY_MS } from './cost';
+import { COLD_SLOWDOWN, PAGE_BUDGET_MS, place, relaxedSlowdown, slowdownAfter, TASK_BUDGET_MS, TINY_MS } from './cost';
 import { LocalCore } from './local';
 import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
 import { compiledPart, wasmFileName } from './wasm';
@@ -127,6 +127,11 @@ export class Bridge {
   private loads = 0;
   private loadingShown: string | null = null;
   private readonly channels = new Map<string, Channel>();
+  /// How much slower than cost.ts' estimates the page's instance runs, as measured (see
+  /// `slowdownAfter`): a freshly compiled instance runs baseline code, and a phone is slower
+  /// than the laptop the estimates were measured on.
+  /// Each module part has its own (an instance of the core says nothing of the laboratory's).
+  private readonly slowdowns = new Map<ModulePart, number>();
   /// Milliseconds the page's instance computed in the current task.
   private spentThisTask = 0;
   private resetQueued = false;
@@ -155,14 +160,19 @@ export class Bridge {
     // A task that already spent its share of page time (a loop of small calls) sends the rest on;
     // tiny calls have a larger share.
     const share = placement.ms <= TINY_MS ? 4 * TASK_BUDGET_MS : TASK_BUDGET_MS;
-    const where = placement.where === 'page' && this.spentThisTask > share ? 'worker' : placement.where;
+    const slowdown = Math.max(...parts.map((part) => this.slowdowns.get(part) ?? COLD_SLOWDOWN));
+    const slow = placement.ms > TINY_MS && placement.ms * slowdown > PAGE_BUDGET_MS;
+    const where = placement.where === 'page' && (slow || this.spentThisTask > share) ? 'worker' : placement.where;
+    // A call sent on for the slowdown alone lowers it a little: calls that would fit the page
+    // come back to it after a few (and are measured there), rather than never being timed again.
+    if (placement.where === 'page' && slow) for (const part of parts) this.slowdowns.set(part, relaxedSlowdown(this.slowdowns.get(part) ?? COLD_SLOWDOWN));
     log(calls, where);
     if (placement.where === 'refused') {
       return Promise.reject(new CoreError({ name: 'RangeError', message: placement.reason }));
     }
     if (where === 'page') {
-      if (this.local.has(parts)) return this.runHere(calls);
-      return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls));
+      if (this.local.has(parts)) return this.runHere(calls, parts, placement.ms);
+      return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls, parts, placement.ms));
     }
     return this.loading(parts, Promise.all(parts.map((part) => this.compiled(part)))).then(
       () =>
@@ -211,16 +221,19 @@ export class Bridge {
 
   /// Runs calls on the page now. A trap (a RuntimeError) leaves the instance unusable: it is
   /// dropped (the next call instantiates the module again) and the listeners are told.
-  private runHere<C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C>> {
+  private runHere<C extends readonly CoreCall[]>(calls: C, parts: readonly ModulePart[], estimatedMs: number): Promise<CoreResults<C>> {
     const start = performance.now();
     try {
       const results = this.local.run(calls) as CoreResults<C>;
-      this.spend(performance.now() - start);
+      const ms = performance.now() - start;
+      this.spend(ms);
+      for (const part of parts) this.slowdowns.set(part, slowdownAfter(this.slowdowns.get(part) ?? COLD_SLOWDOWN, estimatedMs, ms));
       return Promise.resolve(results);
     } catch (error) {
       this.spend(performance.now() - start);
       if (error instanceof Error && error.name === 'RuntimeError') {
         this.local.reset();
+        this.slowdowns.clear();
         this.tellRestart(error.message);
         return Promise.reject(
           new CoreError({ name: 'Error', message: `the core stopped while computing this (${error.message}); it was restarted` }),

@@ -2,7 +2,10 @@
 /// place that knows what the core's functions cost.
 ///
 /// - `page`: estimated at most PAGE_BUDGET_MS. It runs synchronously in the page's own core
-///   instance, and a slider's answer is drawn in the frame that handled the input.
+///   instance, and a slider's answer is drawn in the frame that handled the input. The bridge
+///   also scales the estimate by the page instance's measured slowdown (COLD_SLOWDOWN until
+///   calls have been timed): on a cold instance or a slow phone, a call near the budget goes to
+///   the worker.
 /// - `worker`: heavier (large maps, leave-one-out curves over many points, the Monte Carlo audit
 ///   with many worlds), or heavy by nature (bandwidth selection). It runs in the worker; the page
 ///   stays responsive, and the widgets that run long jobs show progress and can cancel.
@@ -24,6 +27,30 @@ export const TASK_BUDGET_MS = 6;
 /// TASK_BUDGET_MS: moving a call of microseconds (the sum of a few weights) would cost a message
 /// round trip, and on a page without a worker yet, starting one.
 export const TINY_MS = 0.05;
+/// The page's instance starts out this many times slower than the estimates: its functions are
+/// compiled lazily, to baseline code, on their first calls (the one-bandwidth audit of the
+/// chapter's defaults takes about 18 ms on its first call and under 4 ms from the fifth, in
+/// Node on the machine the estimates come from), and a phone runs several times slower still.
+/// Measured calls then set the slowdown (`slowdownAfter`).
+export const COLD_SLOWDOWN = 4;
+/// Calls estimated under this (ms) say little about the instance's speed: their time is mostly
+/// the crossing into wasm and the timer's resolution.
+const CALIBRATION_MS = 0.25;
+
+/// The slowdown after a call estimated at `estimatedMs` took `ms` on the page: halfway from the
+/// old one to the measured ratio, between 1 and 16 (a laptop whose instance is warm runs calls
+/// on the page up to PAGE_BUDGET_MS; one four times slower, up to a quarter of it).
+export function slowdownAfter(slowdown: number, estimatedMs: number, ms: number): number {
+  if (!(estimatedMs >= CALIBRATION_MS) || !Number.isFinite(ms)) return slowdown;
+  return Math.min(16, Math.max(1, (slowdown + ms / estimatedMs) / 2));
+}
+
+/// The slowdown after a call was sent to the worker for it alone: 15 % lower, at least 1 (from
+/// COLD_SLOWDOWN, calls that fit the page at full speed are back on it after nine).
+export function relaxedSlowdown(slowdown: number): number {
+  return Math.max(1, slowdown * 0.85);
+}
+
 /// The most a request may be estimated to take in the worker (ms); above it the page refuses it.
 export const CORE_BUDGET_MS = 20_000;
 /// Functions that always run in the worker, whatever their size.
