@@ -497,6 +497,8 @@ test('the standalone file works from disk, as the full page and as one widget', 
   const full = await open(file);
   const section = full.page.locator('#section-ols-vs-nw');
   assert.equal(await waitForText(section.getByTestId('ols-prediction'), /\d/), OLS_WITNESS);
+  // The lookup mounts once the reader scrolls near it (the first figure pushed it far down).
+  await full.page.locator('#section-lookup').scrollIntoViewIfNeeded();
   assert.equal(await waitForText(full.page.locator('#section-lookup').getByTestId('prediction'), /\d/), LOOKUP_PREDICTION);
   assert.deepEqual(full.errors, []);
   await full.context.close();
