@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { embedPath, openSite, waitForText } from './harness.mjs';
+import { widgetNames } from './widget-list.mjs';
 
 let site;
 before(async () => {
@@ -45,3 +46,29 @@ for (const { name, path, done } of PAGES) {
     assert.deepEqual(errors, []);
   });
 }
+
+/// Every other embed, settled 3 s after it appears: these mount without a shift too; the rest
+/// still shift a little (their read-outs or tables change size when the answer lands), each
+/// within Lighthouse's "good" (0.1).
+const STILL = ['attention-map', 'underflow', 'memory-bank', 'exercise-convexity', 'exercise-ols-weights', 'standardize', 'ties'];
+/// Known and not yet fixed: your-data shows the charts of a one- or two-column table, known only
+/// once the core has parsed it (0.16 at the chapter's data).
+const STILL_OPEN = { 'your-data': 0.2 };
+const SMALL = widgetNames.filter((widget) => !STILL.includes(widget) && widget !== 'lookup' && widget !== 'bias-variance');
+
+test('every other embed mounts without a shift, or (still) within 0.1, at 412 px', async () => {
+  const totals = {};
+  for (const widget of [...STILL, ...SMALL]) {
+    const { page, errors } = await site.newPage(embedPath(widget), { init: recordShifts });
+    await page.locator('.kl-widget').waitFor();
+    await page.waitForTimeout(3000);
+    const shifts = await page.evaluate(() => globalThis.klShifts);
+    totals[widget] = { total: shifts.reduce((sum, shift) => sum + shift.value, 0), shifts };
+    assert.deepEqual(errors, [], widget);
+    await page.context().close();
+  }
+  for (const widget of STILL) assert.ok(totals[widget].total < 0.01, `${widget}: ${JSON.stringify(totals[widget])}`);
+  for (const widget of SMALL) {
+    assert.ok(totals[widget].total < (STILL_OPEN[widget] ?? 0.1), `${widget}: ${JSON.stringify(totals[widget])}`);
+  }
+});

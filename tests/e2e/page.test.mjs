@@ -50,6 +50,20 @@ test('at load only the figures near the viewport mount, also when a figure above
   assert.deepEqual(errors, []);
 });
 
+test("when KaTeX's script does not load, the formulas show as their TeX rather than as hidden blanks", async () => {
+  const { page } = await site.newPage('embed.html?widget=none');
+  await page.route('**/assets/katex-*.js', (route) => route.abort());
+  await page.goto(`${site.url}index.html`);
+  await page.locator('#section-ols-vs-nw .kl-widget').waitFor();
+  await page.waitForTimeout(500);
+  const math = await page.locator('#kl-page .kl-math').evaluateAll((nodes) =>
+    nodes.map((node) => ({ pending: node.classList.contains('kl-math--pending'), visible: getComputedStyle(node).visibility, text: node.textContent })),
+  );
+  assert.ok(math.length > 0);
+  assert.deepEqual(math.filter((formula) => formula.pending || formula.visible !== 'visible'), []);
+  assert.ok(math.some((formula) => formula.text.includes('\\')), 'the TeX source is shown');
+});
+
 test('every slider and button on the page has an accessible name; every canvas a label', async () => {
   const { page } = await site.newPage('index.html');
   await page.waitForSelector('#kl-widgets:not([aria-busy])');

@@ -4,7 +4,7 @@
 import { applyTheme, followHostTheme, themeMode } from './charts/theme';
 import { setSubheadingLevel } from './core/headings';
 import { mountWidget } from './core/host';
-import { nextTask, typeset } from './core/math-text';
+import { nextTask, prepareMath, typeset } from './core/math-text';
 import { loadWidget, showUnknownWidget, widgetMetas } from './core/registry';
 import { BEYOND_THE_CHAPTER } from './core/widget';
 import {
@@ -234,6 +234,7 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   watchPrintLayout();
   const name = params.get('widget') ?? '';
   const widget = await loadWidget(name, target);
+  if (widget?.math) await prepareMath(target);
   if (!widget) {
     showUnknownWidget(target, name);
     return;

@@ -9,10 +9,11 @@ export function fixed(x: number, digits: number): string {
 }
 
 /// A blank as wide as `sample` in tabular figures (each digit a figure space, a point a
-/// punctuation space): a table cell holds it while its number is computed, so the number
-/// arriving moves nothing (no layout shift). pending('0.0000') for a four-decimal cell.
+/// punctuation space; a space stays a space, any other character is taken as a digit's width): a
+/// table cell or read-out holds it while its number is computed, so the number arriving moves
+/// nothing (no layout shift). pending('0.0000') for a four-decimal cell.
 export function pending(sample: string): string {
-  return sample.replace(/\d/g, '\u2007').replace(/[.,]/g, '\u2008');
+  return sample.replace(/[.,]/g, '\u2008').replace(/[^\u2008 ]/g, '\u2007');
 }
 
 /// Significant digits without exponent noise for slider read-outs: 0.6 → "0.6", 1234 → "1234".

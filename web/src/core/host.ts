@@ -79,6 +79,9 @@ export function mountWidget<S extends Schema>(
   const loading = element('div', 'kl-widget__loading kl-no-print');
   loading.setAttribute('role', 'status');
   loading.setAttribute('aria-live', 'polite');
+  /// The notes over the figure, one below the other.
+  const overlay = element('div', 'kl-widget__overlay');
+  loading.append(overlay);
 
   const exports: ExportTable[] = [];
   const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, state), options.share);
@@ -96,6 +99,7 @@ export function mountWidget<S extends Schema>(
     bridge,
     channel: (key: string, depth?: number): Channel => bridge.channel(`${id}/${key}`, depth),
     note: (message) => noteIn(notes, message),
+    waitingNote: (message) => noteIn(overlay, message),
     showError(reason, source) {
       const message = reason instanceof Error ? reason.message : String(reason);
       error.textContent = message;
@@ -139,7 +143,7 @@ export function mountWidget<S extends Schema>(
   let removeLoadingNote = (): void => undefined;
   const stopLoadingNotes = bridge.onLoading((what) => {
     removeLoadingNote();
-    if (what) removeLoadingNote = noteIn(loading, `Loading ${what}…`);
+    if (what) removeLoadingNote = noteIn(overlay, `Loading ${what}…`);
   });
   return {
     frame,

@@ -14,7 +14,11 @@ const delimiters = /\$\$([\s\S]+?)\$\$|\$([^$\n]+?)\$/g;
 let katexModule: Promise<typeof import('katex')> | null = null;
 
 function loadKatex(): Promise<typeof import('katex')> {
-  katexModule ??= import('katex');
+  // A failed load is tried again by the next typeset (the reader may be back online).
+  katexModule ??= import('katex').catch((error: unknown) => {
+    katexModule = null;
+    throw error;
+  });
   return katexModule;
 }
 
@@ -115,6 +119,13 @@ function textNodesWithMath(root: Node): Text[] {
   return found;
 }
 
+/// Loads KaTeX and links its stylesheet where `root` is (see styleMath): a typeset under `root`
+/// afterwards sets a few formulas before the browser next paints. Never rejects: when KaTeX does
+/// not load, the figure mounts all the same and its formulas show as their TeX.
+export async function prepareMath(root: HTMLElement): Promise<void> {
+  await Promise.all([loadKatex(), styleMath(root)]).catch(() => undefined);
+}
+
 /// Yields to the browser (input and painting) between slices of work.
 export function nextTask(): Promise<void> {
   return new Promise((done) => setTimeout(done, 0));
@@ -149,7 +160,14 @@ export async function typeset(root: HTMLElement): Promise<void> {
   }
   if (pending.length === 0) return;
   // Typeset only once the stylesheet is in: KaTeX's markup unstyled shows every formula twice.
-  const [{ default: katex }] = await Promise.all([loadKatex(), styleMath(root)]);
+  let katex: typeof import('katex').default;
+  try {
+    [{ default: katex }] = await Promise.all([loadKatex(), styleMath(root)]);
+  } catch {
+    // KaTeX did not load (offline, a missing file): the formulas show as their TeX.
+    for (const { target } of pending) target.classList.remove('kl-math--pending');
+    return;
+  }
   let slice = performance.now();
   for (const { target, tex, display } of pending) {
     if (performance.now() - slice > 8) {

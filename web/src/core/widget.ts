@@ -14,8 +14,11 @@ export interface WidgetHost<S extends Schema = Schema> {
   readonly bridge: Bridge;
   /// A latest-wins requester private to this widget instance, `depth` requests in flight (1).
   channel(key: string, depth?: number): Channel;
-  /// Adds a visible note (e.g. a rejected parameter, data not yet available); returns its remover.
+  /// Adds a visible note (e.g. a rejected parameter); returns its remover.
   note(message: string): () => void;
+  /// Adds a note that goes again soon (data not yet available): it lies over the figure's top
+  /// edge, with the core's loading note, so its going moves nothing; returns its remover.
+  waitingNote(message: string): () => void;
   /// Shows an error from the core inline; the widget keeps its last good drawing. `source` names
   /// what the error came from (a field's refusal, one computation), so that another computation's
   /// success does not wipe it.
@@ -61,6 +64,10 @@ export interface WidgetDefinition<S extends Schema = Schema> {
   /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX, kept in the
   /// widget folder's prose.html (TeX with single backslashes) and imported with `?raw`.
   prose?: string;
+  /// The figure typesets TeX of its own (a table of notation, an exercise's answer): KaTeX and its
+  /// stylesheet load before it mounts, so its formulas are set in the frame it first shows
+  /// (typesetting after KaTeX arrived would change their size on screen: a layout shift).
+  math?: boolean;
   mount(host: WidgetHost<S>, state: StateOf<S>): MountedWidget;
 }
 

@@ -4,7 +4,7 @@
 /// `keySeed`). Every figure on a page shares one worker and one wasm instance.
 import { applyTheme, setThemeSource, themeMode, type ThemeMode } from '../charts/theme';
 import { mountWidget, type MountedFrame } from '../core/host';
-import { nextTask } from '../core/math-text';
+import { nextTask, prepareMath } from '../core/math-text';
 import { loadWidget, showUnknownWidget } from '../core/registry';
 import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarget } from '../core/share';
 import { watchPrintLayout } from './print';
@@ -71,6 +71,7 @@ export async function mountFigure(
     shown = params;
     const current = ++generation;
     const [widget] = await Promise.all([loadWidget(name, container).catch(() => null), styled]);
+    if (widget?.math) await prepareMath(container);
     // The widget's code was evaluated in the task that resolved its import: it mounts in a task
     // of its own.
     await nextTask();

@@ -3,7 +3,7 @@
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
 import { chartCanvas, envelopeBars, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, scientific } from '../../core/format';
+import { fixed, pending, scientific } from '../../core/format';
 import { evenTickIndices, Heatmap, type HeatmapImage, type HeatmapTick } from '../../charts/heatmap';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
@@ -175,6 +175,14 @@ export default defineWidget({
     mapColumn.className = 'kl-map__column';
     // The shapes and the row-sum error sit under the map, beside the taller row view.
     mapColumn.append(mapTitle, heatmap.element, range, summary);
+    // Until the core answers, every line is there with blanks of about its numbers' widths: their
+    // arrival moves nothing (no layout shift).
+    setText(mapTitle, `Fixed attention matrix, h = ${fixed(state.h, 2)}`);
+    setText(range, pending(state.scale === 'log' ? 'log colour scale: 0.00e-00 to 0.00e-00' : 'linear colour scale: 0.00e-00 to 0.0000'));
+    setText(shapes, pending('Q (00, 0), K (00, 0), V (00, 0), A (00, 00), AV (00, 0)'));
+    setText(rowSumError, pending('0.00e-00'));
+    setText(rowQuery, pending('0.0000'));
+    setText(rowPrediction, pending('0.0000'));
     const rowColumn = document.createElement('div');
     rowColumn.className = 'kl-map__column';
     rowColumn.append(rowReadout, barBox, rowTable.element);

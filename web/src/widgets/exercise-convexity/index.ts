@@ -34,6 +34,7 @@ export default defineWidget({
   ...meta,
   params,
   prose,
+  math: true,
 
   mount(host, initial) {
     let state: ExerciseState = { ...initial, targets: [...initial.targets] };

@@ -1,7 +1,7 @@
 /// Exercise 2's reveal: the OLS target weights on the keys −2…2 at q = 1.5, their sum, the
 /// negative entry, and a target vector of the reader's choice whose prediction may leave the range.
 import { controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, tuple } from '../../core/format';
+import { fixed, pending, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -27,6 +27,7 @@ export default defineWidget({
   ...meta,
   params,
   prose,
+  math: true,
 
   mount(host, initial) {
     let state: ExerciseState = { ...initial, targets: [...initial.targets] };
@@ -90,6 +91,16 @@ export default defineWidget({
 
     const tableBox = table.element;
     answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
+    // Until the core answers, the read-outs and the table's λ columns hold blanks of about their
+    // numbers' widths: their arrival shifts nothing.
+    setText(qText, fixed(state.q, 2));
+    setText(weightsText, pending('(−0.00, 0.00, 0.00, 0.00, 0.00)'));
+    setText(sumText, pending('1.00'));
+    setText(negativeText, pending('Negative: λ1 = −0.00 on key −2.'));
+    setText(predictionText, pending('0.0000'));
+    setText(rangeText, pending('[0.00, 0.00]'));
+    setText(verdict, pending('inside the range'));
+    table.setRows(EXERCISE_KEYS.map((key, i) => [fixed(key, 0), pending('−0.00'), pending('−0.0000'), fixed(state.targets[i] ?? Number.NaN, 2)]));
     host.root.append(answer.element);
     // The answer's TeX is the figure's own: the page typesets only the prose before it.
     void typeset(host.root);

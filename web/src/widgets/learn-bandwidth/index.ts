@@ -5,7 +5,7 @@
 import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
 import { evenTickIndices, Heatmap } from '../../charts/heatmap';
 import { button, controlRow, slider } from '../../core/controls';
-import { fixed, precise, significant } from '../../core/format';
+import { fixed, pending, precise, significant } from '../../core/format';
 import { call, keeping } from '../../core/protocol';
 import { liveReadout, setText, testNode } from '../../core/readout';
 import type { StateOf } from '../../core/state';
@@ -144,7 +144,7 @@ export default defineWidget({
     const riskText = testNode('strong', 'learn-risk');
     const gradientText = testNode('strong', 'learn-gradient');
     const readout = liveReadout('kl-readout', 'Step ', stepText, ': h = ', hText, ', leave-one-out risk ', riskText, ', ∂R/∂log h = ', gradientText, '.');
-    const waiting = host.note('Waiting for the laboratory data from the core…');
+    const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
     host.root.append(
       curveBox.box,
       controlRow(startSlider.element, rateSlider.element),
@@ -153,6 +153,11 @@ export default defineWidget({
       fitBox.box,
       map.element,
     );
+    // Until the first step is computed, the read-out's blanks are about its numbers' widths.
+    setText(stepText, pending('0'));
+    setText(hText, pending('0.000'));
+    setText(riskText, pending('0.0000'));
+    setText(gradientText, pending('−0.0000'));
 
     host.provideExport({
       name: 'descent',

@@ -155,7 +155,7 @@ export default defineWidget({
       'local linear sd',
     ]);
     table.table.classList.add('kl-table--wrapped-head');
-    const waiting = host.note('Waiting for the laboratory data from the core…');
+    const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
     host.root.append(curveBox.box, controlRow(hSlider.element, qSlider.element, bandButton), readout, weightBox.box, biasBox.box, table.element);
 
     host.provideExport({

@@ -1,7 +1,7 @@
 /// Section 12.6's job table beside a small live attention computation (the three-point lookup as a
 /// memory bank): selecting a job highlights the part of the computation that does it.
 import { bandwidthSlider, controlRow, querySlider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
+import { fixed, pending, precise } from '../../core/format';
 import { typeset } from '../../core/math-text';
 import { scrollBox } from '../../core/scroll-box';
 import { call } from '../../core/protocol';
@@ -48,6 +48,7 @@ export default defineWidget({
   ...meta,
   params,
   prose,
+  math: true,
 
   mount(host, initial) {
     let state: BankState = { ...initial };
@@ -162,6 +163,17 @@ export default defineWidget({
     layout.className = 'kl-bank__layout';
     layout.append(jobsBox, bank);
     host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
+    // The bank's fixed keys and values from the start; until the core answers, its scores,
+    // weights and output are blanks of about their numbers' widths (no layout shift).
+    setText(queryText, fixed(state.q, 2));
+    slotParts.forEach((slot, i) => {
+      setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
+      setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
+      setText(slot.score, `score s${i + 1} = ${pending('−0.000')}`);
+      setText(slot.weightText, pending('0.0000'));
+    });
+    setText(outputText, pending('0.0000'));
+    setText(lookupLink, host.embedded ? 'open the lookup' : 'the lookup above');
     // The table's TeX is the figure's own: the page typesets only the prose before it.
     void typeset(host.root);
 
@@ -194,8 +206,6 @@ export default defineWidget({
         last = { q: requested.q, h: requested.h, weights, scores, output: outputs[0] ?? Number.NaN };
         setText(queryText, fixed(requested.q, 2));
         slotParts.forEach((slot, i) => {
-          setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
-          setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
           setText(slot.score, `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`);
           const weight = weights[i] ?? 0;
           setText(slot.weightText, fixed(weight, 4));

@@ -2,7 +2,7 @@
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
 import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, pythonFloat, tuple } from '../../core/format';
+import { fixed, pending, pythonFloat, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -80,6 +80,11 @@ export default defineWidget({
     charts.className = 'kl-charts kl-charts--pair';
     charts.append(olsBox.box, nwBox.box);
     host.root.append(charts, controlRow(query.element, bandwidth.element), readout, strip.element, table.element);
+    // Until the core answers, the read-out's blanks are about its numbers' widths.
+    setText(targetsText, pending('(0, 0, 0, 0, 0)'));
+    setText(olsText, pending('−0.0000'));
+    setText(nwText, pending('0.0000'));
+    setText(rangeText, pending('target range [0, 0].'));
 
     function paintBars(olsWeights: Float64Array, nwWeights: Float64Array): void {
       scheduleFrame(ols as unknown as Chart, () => {

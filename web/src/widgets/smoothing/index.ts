@@ -109,7 +109,7 @@ export default defineWidget({
       renderTable();
     });
     const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
-    const waiting = host.note('Waiting for the laboratory data from the core…');
+    const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
     host.root.append(box, sliderRow, controlRow(addButton, bandButton), table.element);
 
     function renderBandButton(): void {

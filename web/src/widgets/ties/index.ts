@@ -3,7 +3,7 @@
 /// the core's bandwidth check.
 import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise, tuple } from '../../core/format';
+import { fixed, pending, precise, tuple } from '../../core/format';
 import { call } from '../../core/protocol';
 import type { StateOf } from '../../core/state';
 import { defineWidget } from '../../core/widget';
@@ -113,6 +113,10 @@ export default defineWidget({
     reset.setAttribute('aria-label', 'Start again at h = 1 (bandwidth h = 1)');
 
     host.root.append(box, controlRow(halve, zero, reset), controlRow(bandwidth.element, typedLabel), readout, tableBox);
+    // Until the core answers, the read-out's blanks are about its numbers' widths.
+    setText(hText, pending('0.000'));
+    setText(weightsText, pending('(0.0000, 0.0000, 0.0000)'));
+    setText(limitText, pending('(0.0, 0.0, 0.0)'));
 
     function paint(step: Step): void {
       scheduleFrame(chart as unknown as Chart, () => {

@@ -4,7 +4,7 @@
 import type { Plugin } from 'chart.js';
 import { barPoints, canvasFont, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../charts';
 import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise, scientific } from '../../core/format';
+import { fixed, pending, precise, scientific } from '../../core/format';
 import { subheading } from '../../core/headings';
 import { call } from '../../core/protocol';
 import { liveReadout, setText, testNode } from '../../core/readout';
@@ -180,6 +180,17 @@ export default defineWidget({
       controlRow(farBandwidth.element, typedBandwidth.element),
       panels,
       table.element,
+    );
+    // Until the core answers: blanks of about the answers' widths, so their arrival moves
+    // nothing below them (no layout shift).
+    setText(identityDifference, pending('2.78e-17'));
+    setText(naiveDenominator, pending('0.0 (exactly zero)'));
+    setText(naiveWeights, pending('0 ÷ 0 = NaN for 60 of 60 keys'));
+    setText(naiveFinite, pending('False'));
+    setText(stableSum, pending('1.0'));
+    setText(nearestKey, pending('0.0000'));
+    table.setRows(
+      Array.from({ length: LISTED_KEYS }, () => [pending('0.0000'), pending('−0.0000e+00'), pending('0.0000e+00'), pending('0.0000'), pending('0.0000')]),
     );
 
     function paintBars(chart: Chart<'bar'>, labels: string[], weights: Float64Array, color: string): void {

@@ -363,7 +363,7 @@ export default defineWidget({
     /// curve takes seconds); returns its remover.
     function busy(message: string): () => void {
       let remove: (() => void) | null = null;
-      const timer = setTimeout(() => (remove = host.note(message)), BUSY_NOTE_MS);
+      const timer = setTimeout(() => (remove = host.waitingNote(message)), BUSY_NOTE_MS);
       return () => {
         clearTimeout(timer);
         remove?.();
