@@ -35,6 +35,8 @@ test('at the left edge the read-outs are the core\'s NW and local linear predict
   // The table's first row (q = −3): both exact biases from the core's smootherAudit.
   const dense = kl.linspace(-3, 3, 301);
   const audit = kl.smootherAudit(dense, data.keys, 1, data.truthAtKeys, kl.truth(dense), kl.chapterConfig().noise, 0.5);
+  // The audit may come from the worker, after the read-outs (a cold page instance sends it on).
+  await waitForText(page.locator('.kl-table tbody tr').first().locator('td').first(), /\d/);
   const first = await page.locator('.kl-table tbody tr').first().locator('td').allTextContents();
   assert.deepEqual(first, [text4(audit.nadarayaWatson.bias[0]), text4(audit.localLinear.bias[0]), text4(audit.nadarayaWatson.sd[0]), text4(audit.localLinear.sd[0])]);
   // The boundary bias the figure is about: NW's is larger at the edge.

@@ -162,7 +162,9 @@ export class Bridge {
     const share = placement.ms <= TINY_MS ? 4 * TASK_BUDGET_MS : TASK_BUDGET_MS;
     const slowdown = Math.max(...parts.map((part) => this.slowdowns.get(part) ?? COLD_SLOWDOWN));
     const slow = placement.ms > TINY_MS && placement.ms * slowdown > PAGE_BUDGET_MS;
-    const where = placement.where === 'page' && (slow || this.spentThisTask > share) ? 'worker' : placement.where;
+    // A tiny call never starts a worker for the budget: the start costs far more than the call.
+    const overBudget = this.spentThisTask > share && !(placement.ms <= TINY_MS && this.worker === null);
+    const where = placement.where === 'page' && (slow || overBudget) ? 'worker' : placement.where;
     // A call sent on for the slowdown alone lowers it a little: calls that would fit the page
     // come back to it after a few (and are measured there), rather than never being timed again.
     if (placement.where === 'page' && slow) for (const part of parts) this.slowdowns.set(part, relaxedSlowdown(this.slowdowns.get(part) ?? COLD_SLOWDOWN));
