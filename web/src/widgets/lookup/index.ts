@@ -77,7 +77,9 @@ export default defineWidget({
     const where = document.createElement('span');
     const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
     // Until the core answers, the read-out's line is there, its number a blank of its width.
-    setText(where, `f̂(${fixed(state.q, 2)}) at h = ${precise(state.h, 3)}`);
+    /// Where the prediction is read: the query and bandwidth, as the read-out states them.
+    const whereText = (q: number, h: number): string => `f̂(${fixed(q, 2)}) at h = ${precise(h, 3)}`;
+    setText(where, whereText(state.q, state.h));
     setText(prediction, pending('0.0000'));
 
     const table = dataTable('Observations and their normalized weights', ['point', 'key', 'value', 'weight', '']);
@@ -157,7 +159,7 @@ export default defineWidget({
         lastFrame = frame;
         host.clearError();
         view.draw(frame);
-        setText(where, `f̂(${fixed(frame.query, 2)}) at h = ${precise(requested.h, 3)}`);
+        setText(where, whereText(frame.query, requested.h));
         setText(prediction, fixed(frame.prediction, 4));
         renderTable(frame);
         // The weights' "sum: 1.0", as the chapter's print(..., weights.sum()) shows it.
