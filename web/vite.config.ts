@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
@@ -44,7 +45,10 @@ function compileHints(): Plugin {
   const HINT = '//# allFunctionsCalledOnLoad\n';
   return {
     name: 'kernel-lens-compile-hints',
-    generateBundle(_options, bundle) {
+    // Written into the files as they are on disk: Vite puts a chunk's `__vite__mapDeps` table (a
+    // chunk with dynamic imports, Chart.js' among them) in front of its code in a later
+    // generateBundle than a plugin's, and the hint counts only as the file's first line.
+    writeBundle(options, bundle) {
       const chunks = new Map<string, { code: string; imports: string[]; isEntry: boolean; facadeModuleId: string | null }>();
       for (const [file, output] of Object.entries(bundle)) if (output.type === 'chunk') chunks.set(file, output);
       const starting = new Set<string>();
@@ -58,7 +62,7 @@ function compileHints(): Plugin {
       }
       for (const file of starting) {
         const chunk = chunks.get(file);
-        if (chunk && !/(^|\/)worker-[\w-]+\.js$/.test(file)) chunk.code = HINT + chunk.code;
+        if (chunk && options.dir && !/(^|\/)worker-[\w-]+\.js$/.test(file)) writeFileSync(resolve(options.dir, file), HINT + chunk.code);
       }
     },
   };
