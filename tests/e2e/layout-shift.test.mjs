@@ -32,7 +32,21 @@ function recordShifts() {
 const PAGES = [
   { name: 'the lookup embed', path: embedPath('lookup'), done: (page) => waitForText(page.getByTestId('prediction'), /\d/) },
   { name: 'the bias-variance embed', path: embedPath('bias-variance'), done: (page) => waitForText(page.getByTestId('grid-minimum'), /h=/, 60000) },
-  { name: 'the full page', path: 'index.html', done: (page) => waitForText(page.locator('#section-ols-vs-nw .kl-widget [data-testid]').first(), /\d/) },
+  {
+    name: 'the full page',
+    path: 'index.html',
+    // The first screen is prose; the reader then scrolls down to the first figure, which mounts
+    // before it comes into view.
+    done: async (page) => {
+      await page.locator('#section-ols-vs-nw .kl-prose .katex').first().waitFor();
+      await page.waitForTimeout(500);
+      for (let step = 0; step < 12; step++) {
+        await page.mouse.wheel(0, 100);
+        await page.waitForTimeout(100);
+      }
+      await waitForText(page.locator('#section-ols-vs-nw .kl-widget [data-testid]').first(), /\d/);
+    },
+  },
 ];
 
 for (const { name, path, done } of PAGES) {

@@ -19,6 +19,9 @@ test('index.html shows every widget in chapter order, typeset, with no console e
   const { page, errors } = await site.newPage('index.html');
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
   await page.waitForSelector('.katex');
+  // The lookup's figure mounts as the reader nears it.
+  await page.locator('#section-lookup').scrollIntoViewIfNeeded();
+  await page.locator('#section-lookup .kl-widget').waitFor();
   const names = await page.locator('.kl-widget').evaluateAll((nodes) => nodes.map((n) => n.dataset.widget));
   const present = CHAPTER_ORDER.filter((name) => names.includes(name));
   assert.ok(present.includes('lookup'), `widgets on the page: ${names}`);
@@ -34,9 +37,19 @@ test('index.html shows every widget in chapter order, typeset, with no console e
 });
 
 test('at load only the figures near the viewport mount, also when a figure above pushed the next one far down', async () => {
-  // On a phone the first figure is far taller than its placeholder: the next one, near when the
-  // page opened, is then well below the mount margin and waits until the reader scrolls to it.
+  // On a phone the first section's prose fills the first screen: its figure, below it, waits
+  // until the reader scrolls near it. That figure is far taller than its placeholder: the next
+  // section, near when the page opened, is then well below the mount margin and waits too.
   const { page, errors } = await site.newPage('index.html', { viewport: { width: 412, height: 823 } });
+  await page.locator('#section-ols-vs-nw .kl-prose .katex').first().waitFor();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('.kl-widget').count(), 0, 'no figure mounts below the first screen at load');
+  assert.equal(await page.locator('#section-ols-vs-nw .kl-figure-waiting').count(), 1);
+  // A reader scrolling down: the figure mounts before it comes into view.
+  for (let y = 0; y < 700; y += 100) {
+    await page.mouse.wheel(0, 100);
+    await page.waitForTimeout(100);
+  }
   await page.locator('#section-ols-vs-nw .kl-widget').waitFor();
   await page.waitForTimeout(1500);
   const sections = await page.locator('.kl-section').evaluateAll((nodes) =>

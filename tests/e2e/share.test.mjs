@@ -119,6 +119,7 @@ test('a page opened from a file offers no link and no embed code, and says why',
 test('the full page keeps each figure in <widget>.<param> entries and a copied link restores that figure', async () => {
   const { page, errors } = await site.newPage('index.html');
   const section = page.locator('#section-lookup');
+  await section.scrollIntoViewIfNeeded();
   await waitForText(section.getByTestId('prediction'), /^2\.7412$/);
   const sliders = await moveSliders(section);
   await page.waitForFunction(() => /[?&]lookup\.h=/.test(location.search) && /[?&]lookup\.q=/.test(location.search));

@@ -62,6 +62,12 @@ const idle = (): Promise<void> =>
 /// reader reaches it, and the figures far down cost nothing at load (Distill's d-figure idea).
 const MOUNT_MARGIN_PX = 800;
 const MOUNT_MARGIN = `${MOUNT_MARGIN_PX}px 0px`;
+/// A section's prose comes in with the section; its figure (charts, tables, the core's first
+/// answers: the larger part of a mount) waits until its own place is within half a viewport of
+/// the viewport. On a phone the first section's prose fills the first screen and its figure
+/// starts below it: the page opens without running a figure the reader cannot see yet.
+const FIGURE_MARGIN_SCREENS = 0.5;
+const FIGURE_MARGIN = `${FIGURE_MARGIN_SCREENS * 100}% 0px`;
 
 export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
@@ -135,8 +141,17 @@ export async function showPage(): Promise<void> {
   /// place, and each chart draws as soon as the core answers).
   /// Figures whose prose is being typeset before they mount: printing mounts them at once.
   const typesetting = new Set<() => void>();
+  /// Figures whose prose is in and whose place is not yet near the viewport.
+  const figuresWaiting = new Map<Element, () => void>();
+  const figureObserver = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) if (entry.isIntersecting) figuresWaiting.get(entry.target)?.();
+    },
+    { rootMargin: FIGURE_MARGIN },
+  );
   onPrint(() => {
     for (const mount of [...typesetting]) mount();
+    for (const mountFigure of [...figuresWaiting.values()]) mountFigure();
     for (const { show } of queue.splice(0)) void show(true);
     for (const [section, show] of pending) {
       pending.delete(section);
@@ -181,15 +196,42 @@ export async function showPage(): Promise<void> {
     let shown = false;
     let mounted = false;
     let prose: HTMLDivElement | undefined;
-    /// The prose (typeset or not yet), then the figure; once.
-    const mount = (): void => {
+    /// The figure itself, in place of its placeholder; once.
+    const mountFigure = (widget: NonNullable<ReturnType<typeof loaded.get>>, placeholder: HTMLElement | null): void => {
+      if (placeholder) {
+        figuresWaiting.delete(placeholder);
+        figureObserver.unobserve(placeholder);
+        placeholder.remove();
+      }
+      mountWidget(widget, place, pageParams(name, search), { embedded: false, share: share(Object.keys(widget.params)) });
+      place.classList.remove('kl-section--waiting');
+    };
+    /// The prose (typeset or not yet), then the figure, at once (printing) or once its place
+    /// nears the viewport; once.
+    const mount = (urgent = false): void => {
       const widget = loaded.get(name);
       if (mounted || !widget) return;
       mounted = true;
       typesetting.delete(mount);
-      if (prose) place.append(prose);
-      mountWidget(widget, place, pageParams(name, search), { embedded: false, share: share(Object.keys(widget.params)) });
-      place.classList.remove('kl-section--waiting');
+      if (!prose || urgent) {
+        if (prose) place.append(prose);
+        mountFigure(widget, null);
+        return;
+      }
+      place.append(prose);
+      // The figure's place, kept until it mounts: as tall as a waiting section.
+      const placeholder = document.createElement('div');
+      placeholder.className = 'kl-figure-waiting';
+      place.append(placeholder);
+      // Near already (a tall window, a section opened by its link): in this task, as the prose,
+      // so nothing on screen moves when it arrives.
+      const box = placeholder.getBoundingClientRect();
+      if (box.top <= innerHeight * (1 + FIGURE_MARGIN_SCREENS) && box.bottom >= -innerHeight * FIGURE_MARGIN_SCREENS) {
+        mountFigure(widget, placeholder);
+        return;
+      }
+      figuresWaiting.set(placeholder, () => mountFigure(widget, placeholder));
+      figureObserver.observe(placeholder);
     };
     pending.set(place, async (urgent) => {
       if (shown) return;
@@ -203,7 +245,7 @@ export async function showPage(): Promise<void> {
         prose.className = 'kl-prose';
         prose.innerHTML = widget.prose;
         if (urgent) {
-          mount();
+          mount(true);
           void typeset(prose);
           return;
         }
