@@ -103,9 +103,9 @@ export async function showPage(): Promise<void> {
   const queue: Array<{ section: Element; show: Show }> = [];
   /// Whether a section is still within the mount margin: a figure mounted above it may have
   /// pushed it far down since it was queued (a placeholder is shorter than most figures).
-  const near = (section: Element): boolean => {
-    const box = section.getBoundingClientRect();
-    return box.bottom >= -MOUNT_MARGIN_PX && box.top <= innerHeight + MOUNT_MARGIN_PX;
+  const near = (element: Element, margin = MOUNT_MARGIN_PX): boolean => {
+    const box = element.getBoundingClientRect();
+    return box.bottom >= -margin && box.top <= innerHeight + margin;
   };
   let draining = false;
   let prefetching = false;
@@ -225,8 +225,7 @@ export async function showPage(): Promise<void> {
       place.append(placeholder);
       // Near already (a tall window, a section opened by its link): in this task, as the prose,
       // so nothing on screen moves when it arrives.
-      const box = placeholder.getBoundingClientRect();
-      if (box.top <= innerHeight * (1 + FIGURE_MARGIN_SCREENS) && box.bottom >= -innerHeight * FIGURE_MARGIN_SCREENS) {
+      if (near(placeholder, innerHeight * FIGURE_MARGIN_SCREENS)) {
         mountFigure(widget, placeholder);
         return;
       }
