@@ -8,6 +8,7 @@
 
 #include "kernel_lens/cold.hpp"
 #include "kernel_lens/detail/vector_math.hpp"
+#include "kernel_lens/detail/weight_rows.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/summation.hpp"
 
@@ -66,58 +67,69 @@ namespace {
                           "empty_rows to \"nearest\")");
 }
 
-/// The rows of A one query at a time: each row's squared distances, log-kernel, softmax (and,
-/// in `attention`, its share of A V) run while the row is in the L1 cache.
-class WeightRows {
- public:
-  WeightRows(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel, EmptyRowPolicy empty_rows)
-      : queries_(queries), keys_transposed_(keys.transpose()), distances_(keys.rows()), bandwidth_(bandwidth),
-        kernel_(kernel), empty_rows_(empty_rows) {
-    check_bandwidth(bandwidth);
-    check_score_shapes(queries, keys);
-    check_finite(queries, "queries");
-    check_finite(keys, "keys");
-    if (kernel == Kernel::Gaussian && std::isnormal(2.0 * (bandwidth * bandwidth)))
-      gaussian_divisor_ = 2.0 * (bandwidth * bandwidth);
-  }
+}  // namespace
 
-  /// Row r of A into `row` (n). With `values` (a value column, n), returns the row's dot product
-  /// with it (taken in the normalising pass on the Gaussian kernel's common path); otherwise 0.
-  double fill(Eigen::Index r, RowVectorOut row, const double* values = nullptr) {
-    const auto n = static_cast<std::size_t>(row.size());
-    if (gaussian_divisor_ > 0.0) {
-      // kernel_weights_row's first attempt, fused: -D / (2h^2) with its maximum, e^(s - max)
-      // with NumPy's pairwise sum, the division; the same operations in the same order, so the
-      // same bits, in three passes over the row.
-      const double shift = detail::gaussian_scores(keys_transposed_.data(), static_cast<std::size_t>(keys_transposed_.rows()),
-                                                   n, queries_.row(r).data(), gaussian_divisor_, row.data());
-      if (shift != -std::numeric_limits<double>::infinity()) {
-        const double sum = detail::exp_shifted_sum(row.data(), n, shift);
-        if (values) return detail::divide_dot(row.data(), n, sum, values);
-        detail::divide_inplace(row.data(), n, sum);
-        return 0.0;
-      }
-    }
-    squared_distance_row(queries_.row(r), keys_transposed_, distances_);
-    if (!kernel_weights_row(distances_, bandwidth_, kernel_, row)) {
-      if (empty_rows_ == EmptyRowPolicy::Error) refuse_empty_row(r, bandwidth_, kernel_);
-      row = distances_;
-      nearest_limit_inplace(row);
-    }
-    return values ? detail::dot(row.data(), values, n) : 0.0;
-  }
+namespace detail {
 
- private:
-  const MatrixRef& queries_;
-  const RowMatrix keys_transposed_;
-  Eigen::RowVectorXd distances_;
-  double bandwidth_;
-  Kernel kernel_;
-  EmptyRowPolicy empty_rows_;
-  /// 2h^2 where the Gaussian kernel's log-kernel is -D / (2h^2) (log_kernel_inplace: 2h^2 normal);
-  /// 0 otherwise (other kernels, and bandwidths whose 2h^2 is subnormal or overflows).
-  double gaussian_divisor_ = 0.0;
-};
+KERNEL_LENS_COLD WeightRows::WeightRows(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
+                       EmptyRowPolicy empty_rows)
+    : queries_(queries), keys_transposed_(keys.transpose()), distances_(keys.rows()), bandwidth_(bandwidth),
+      kernel_(kernel), empty_rows_(empty_rows) {
+  check_bandwidth(bandwidth);
+  check_score_shapes(queries, keys);
+  check_finite(queries, "queries");
+  check_finite(keys, "keys");
+  if (kernel == Kernel::Gaussian && std::isnormal(2.0 * (bandwidth * bandwidth)))
+    gaussian_divisor_ = 2.0 * (bandwidth * bandwidth);
+}
+
+double WeightRows::gaussian_unnormalised(Eigen::Index r, RowVectorOut row) {
+  if (!(gaussian_divisor_ > 0.0)) return 0.0;
+  // kernel_weights_row's first attempt, fused: -D / (2h^2) with its maximum, e^(s - max) with
+  // NumPy's pairwise sum (then the division, by the caller); the same operations in the same
+  // order, so the same bits, in three passes over the row.
+  const auto n = static_cast<std::size_t>(row.size());
+  const double shift = gaussian_scores(keys_transposed_.data(), static_cast<std::size_t>(keys_transposed_.rows()), n,
+                                       queries_.row(r).data(), gaussian_divisor_, row.data());
+  if (shift == -std::numeric_limits<double>::infinity()) return 0.0;
+  return exp_shifted_sum(row.data(), n, shift);
+}
+
+void WeightRows::general(Eigen::Index r, RowVectorOut row) {
+  squared_distance_row(queries_.row(r), keys_transposed_, distances_);
+  if (!kernel_weights_row(distances_, bandwidth_, kernel_, row)) {
+    if (empty_rows_ == EmptyRowPolicy::Error) refuse_empty_row(r, bandwidth_, kernel_);
+    row = distances_;
+    nearest_limit_inplace(row);
+  }
+}
+
+double WeightRows::fill(Eigen::Index r, RowVectorOut row, const double* values) {
+  const auto n = static_cast<std::size_t>(row.size());
+  if (const double sum = gaussian_unnormalised(r, row); sum > 0.0) {
+    if (values) return divide_dot(row.data(), n, sum, values);
+    divide_inplace(row.data(), n, sum);
+    return 0.0;
+  }
+  general(r, row);
+  return values ? dot(row.data(), values, n) : 0.0;
+}
+
+double WeightRows::fill_tallied(Eigen::Index r, RowVectorOut row, const double* values, double* sums,
+                                ValueRange& range, double& weight_sum) {
+  double sum = gaussian_unnormalised(r, row);
+  if (!(sum > 0.0)) {
+    general(r, row);
+    sum = 1.0;  // a row normalised already: divided by 1, it is itself, bit for bit
+  }
+  return divide_tally(row.data(), static_cast<std::size_t>(row.size()), sum, values, sums, range, weight_sum);
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::WeightRows;
 
 /// Query `r`'s weights into row `i` of `weights` and its outputs into row `i` of `outputs`.
 void fill_row(WeightRows& rows, Eigen::Index r, RowMatrix& weights, Eigen::Index i, const RowMatrix& values_transposed,

@@ -9,8 +9,8 @@
 
 #include "kernel_lens/cold.hpp"
 #include "kernel_lens/detail/vector_math.hpp"
+#include "kernel_lens/detail/weight_rows.hpp"
 #include "kernel_lens/limits.hpp"
-#include "kernel_lens/summation.hpp"
 
 namespace kernel_lens {
 
@@ -58,7 +58,7 @@ double natural_log(double x) {
 /// not per pixel).
 class Levels {
  public:
-  Levels(ColourScale scale, double low, double high) : scale_(scale), low_(low), span_(high - low) {
+  KERNEL_LENS_COLD Levels(ColourScale scale, double low, double high) : scale_(scale), low_(low), span_(high - low) {
     if (scale != ColourScale::Log) return;
     const double log_low = natural_log(low);
     const double log_span = natural_log(high) - log_low;
@@ -86,10 +86,42 @@ class Levels {
   std::array<double, 256> thresholds_{};
 };
 
+/// The strip's sums (n, one per key) folded into the pixel row's columns, and the strip zeroed.
+KERNEL_LENS_HOT_LOOP void fold_strip(double* strip, const Eigen::Index* column_start, Eigen::Index width, double* pixel_row) {
+  for (Eigen::Index x = 0; x < width; ++x) {
+    double s = 0.0;
+    for (Eigen::Index c = column_start[x]; c < column_start[x + 1]; ++c) s += strip[c];
+    pixel_row[x] = s;
+  }
+  std::fill(strip, strip + column_start[width], 0.0);
+}
+
+/// The image: each pixel's mean weight (its sum over its cells) through the palette.
+KERNEL_LENS_HOT_LOOP void colour_pixels(const double* sums, const Eigen::Index* column_start, Eigen::Index m, const Levels& level,
+                                        const std::uint8_t* palette, AttentionMap& map) {
+  map.image.resize(static_cast<std::size_t>(map.width * map.height) * 4);
+  for (Eigen::Index y = 0; y < map.height; ++y) {
+    // Pixel row y (from the bottom) covers queries [first, last); cells per pixel differ by column.
+    const Eigen::Index first = static_cast<Eigen::Index>((static_cast<std::int64_t>(y) * m + map.height - 1) / map.height);
+    const Eigen::Index last = static_cast<Eigen::Index>((static_cast<std::int64_t>(y + 1) * m + map.height - 1) / map.height);
+    const double rows = static_cast<double>(last - first);
+    std::uint8_t* out = map.image.data() + static_cast<std::size_t>((map.height - 1 - y) * map.width) * 4;
+    const double* pixel_sums = sums + y * map.width;
+    for (Eigen::Index x = 0; x < map.width; ++x) {
+      const double cells = rows * static_cast<double>(column_start[x + 1] - column_start[x]);
+      const std::uint8_t* colour = palette + 4 * level(pixel_sums[x] / cells);
+      std::copy(colour, colour + 4, out + 4 * x);
+    }
+  }
+}
+
 }  // namespace
 
-AttentionMap attention_map(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values, double bandwidth,
-                           const AttentionMapRequest& request, Kernel kernel, EmptyRowPolicy empty_rows) {
+/// Called once per map: its own code is compiled for size; the per-row and per-pixel loops are
+/// the functions above and those of detail::WeightRows.
+KERNEL_LENS_COLD AttentionMap attention_map(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values,
+                                            double bandwidth, const AttentionMapRequest& request, Kernel kernel,
+                                            EmptyRowPolicy empty_rows) {
   check_attention_inputs(queries, keys, values, bandwidth);
   const Eigen::Index m = queries.rows();
   const Eigen::Index n = keys.rows();
@@ -114,30 +146,24 @@ AttentionMap attention_map(const MatrixRef& queries, const MatrixRef& keys, cons
   constexpr double infinity = std::numeric_limits<double>::infinity();
   detail::ValueRange range{infinity, -infinity, infinity, false};
   const auto cells = static_cast<std::size_t>(n);
-  const auto block_rows = std::max<Eigen::Index>(1, 32768 / n);
-  attention_blocks(queries, keys, values, bandwidth, kernel, empty_rows, block_rows,
-                   [&](Eigen::Index first, const MatrixRef& weights, const MatrixRef& outputs) {
-                     map.outputs.middleRows(first, outputs.rows()) = outputs;
-                     for (Eigen::Index i = 0; i < weights.rows(); ++i) {
-                       const Eigen::Index r = first + i;
-                       const double* w = weights.row(i).data();
-                       if (r == request.row) map.row_weights = weights.row(i).transpose();
-                       map.max_row_sum_error = std::max(map.max_row_sum_error, std::abs(pairwise_sum(w, cells) - 1.0));
-                       detail::extend_range(w, cells, range);
-                       const Eigen::Index y = bin_of(r, map.height, m);
-                       double* pixel_row = sums.data() + y * map.width;
-                       detail::add_inplace(one_per_key ? pixel_row : strip.data(), w, cells);
-                       if (one_per_key || (r + 1 < m && bin_of(r + 1, map.height, m) == y)) continue;
-                       for (Eigen::Index x = 0; x < map.width; ++x) {
-                         double s = 0.0;
-                         for (Eigen::Index c = column_start[static_cast<std::size_t>(x)];
-                              c < column_start[static_cast<std::size_t>(x) + 1]; ++c)
-                           s += strip[static_cast<std::size_t>(c)];
-                         pixel_row[x] = s;
-                       }
-                       std::fill(strip.begin(), strip.end(), 0.0);
-                     }
-                   });
+  detail::WeightRows rows(queries, keys, bandwidth, kernel, empty_rows);
+  const RowMatrix values_transposed = values.transpose();
+  Eigen::RowVectorXd weights(n);
+  for (Eigen::Index r = 0; r < m; ++r) {
+    const Eigen::Index y = bin_of(r, map.height, m);
+    double* pixel_row = sums.data() + y * map.width;
+    // The row is added into its pixel row (or the strip), its extremes and pairwise sum taken, in
+    // the pass that normalises it.
+    double weight_sum = 0.0;
+    map.outputs(r, 0) = rows.fill_tallied(r, weights, values_transposed.data(), one_per_key ? pixel_row : strip.data(),
+                                          range, weight_sum);
+    for (Eigen::Index c = 1; c < values.cols(); ++c)
+      map.outputs(r, c) = detail::dot(weights.data(), values_transposed.row(c).data(), cells);
+    if (r == request.row) std::copy(weights.data(), weights.data() + n, map.row_weights.data());
+    map.max_row_sum_error = std::max(map.max_row_sum_error, std::abs(weight_sum - 1.0));
+    if (one_per_key || (r + 1 < m && bin_of(r + 1, map.height, m) == y)) continue;
+    fold_strip(strip.data(), column_start.data(), map.width, pixel_row);
+  }
   map.zeros = range.zero;
   const double lowest = request.scale == ColourScale::Log ? range.smallest_positive : range.lowest;
   if (std::isfinite(lowest) && std::isfinite(range.highest)) {
@@ -145,22 +171,7 @@ AttentionMap attention_map(const MatrixRef& queries, const MatrixRef& keys, cons
     map.high = range.highest;
   }  // else (a log scale over weights that are all 0): the default range [0, 1]
 
-  const Levels level(request.scale, map.low, map.high);
-  map.image.resize(static_cast<std::size_t>(map.width * map.height) * 4);
-  for (Eigen::Index y = 0; y < map.height; ++y) {
-    // Pixel row y (from the bottom) covers queries [first, last); cells per pixel differ by column.
-    const Eigen::Index first = static_cast<Eigen::Index>((static_cast<std::int64_t>(y) * m + map.height - 1) / map.height);
-    const Eigen::Index last = static_cast<Eigen::Index>((static_cast<std::int64_t>(y + 1) * m + map.height - 1) / map.height);
-    const double rows = static_cast<double>(last - first);
-    std::uint8_t* out = map.image.data() + static_cast<std::size_t>((map.height - 1 - y) * map.width) * 4;
-    const double* pixel_sums = sums.data() + y * map.width;
-    for (Eigen::Index x = 0; x < map.width; ++x) {
-      const double cells =
-          rows * static_cast<double>(column_start[static_cast<std::size_t>(x) + 1] - column_start[static_cast<std::size_t>(x)]);
-      const std::uint8_t* colour = request.palette.data() + 4 * level(pixel_sums[x] / cells);
-      std::copy(colour, colour + 4, out + 4 * x);
-    }
-  }
+  colour_pixels(sums.data(), column_start.data(), m, Levels(request.scale, map.low, map.high), request.palette.data(), map);
   return map;
 }
 

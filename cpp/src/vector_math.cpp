@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "kernel_lens/cold.hpp"
 #include "kernel_lens/summation.hpp"
 
 // The scalar tail of a two-lane loop runs at most three times: the compiler's own vectoriser and
@@ -21,6 +22,7 @@ namespace {
 // GCC and Clang vector extensions: two doubles per 128-bit register (wasm SIMD, SSE2).
 using f64x2 = double __attribute__((vector_size(16)));
 using u64x2 = std::uint64_t __attribute__((vector_size(16)));
+using i64x2 = std::int64_t __attribute__((vector_size(16)));
 
 constexpr double inv_ln2_n = 0x1.71547652b82fep0 * 128;  // 128 / ln 2
 constexpr double shifter = 0x1.8p52;                       // adding it rounds to an integer
@@ -220,18 +222,23 @@ void exp_inplace(double* x, std::size_t n, double shift) {
 
 namespace {
 
-/// Whether every lane of the four pairs is in exp_lanes' range.
-bool in_range(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
-  const auto inside = (a > -512.0) & (a < 512.0) & (b > -512.0) & (b < 512.0) & (c > -512.0) & (c < 512.0) &
-                      (e > -512.0) & (e < 512.0);
+/// Whether every lane of the four pairs is in exp_lanes' range, for arguments at most 0 (a row
+/// shifted by its maximum): their smallest above -512. No NaN (a NaN lane could drop out of the
+/// minimum).
+bool above_range_floor(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
+  const f64x2 ab = a < b ? a : b;
+  const f64x2 ce = c < e ? c : e;
+  const f64x2 low = ab < ce ? ab : ce;
+  const auto inside = low > -512.0;
   return (inside[0] & inside[1]) != 0;
 }
 
 /// One of NumPy's pairwise blocks (n <= 128) exponentiated and summed as pairwise_sum sums it:
 /// fewer than 8 terms left to right; else eight partial sums (the lanes of four registers),
 /// combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder. Checked: each group of
-/// eight tested once; a group with an argument at or beyond 512 in magnitude goes pair by pair
-/// through exp_checked (a row's far cells, where the weights underflow, are +0 without a call).
+/// eight tested once, by its smallest argument (all are at most 0); a group with one at or below
+/// -512 goes pair by pair through exp_checked (a row's far cells, where the weights underflow,
+/// are +0 without a call).
 double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
   const f64x2 shifts = {shift, shift};
   // NumPy starts its partial sums at the first eight terms (0 + e is e exactly, e >= +0), and adds
@@ -241,7 +248,7 @@ double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants&
   for (; i + 8 <= n; i += 8) {
     const f64x2 va = load(x + i) - shifts, vb = load(x + i + 2) - shifts;
     const f64x2 vc = load(x + i + 4) - shifts, ve = load(x + i + 6) - shifts;
-    if (in_range(va, vb, vc, ve)) {
+    if (above_range_floor(va, vb, vc, ve)) {
       store(x + i, exp_lanes(va, k));
       store(x + i + 2, exp_lanes(vb, k));
       store(x + i + 4, exp_lanes(vc, k));
@@ -272,7 +279,7 @@ double exp_pairwise_sum(double* x, std::size_t n, double shift, const ExpConstan
 
 }  // namespace
 
-double exp_shifted_sum(double* x, std::size_t n, double shift) {
+KERNEL_LENS_HOT_LOOP double exp_shifted_sum(double* x, std::size_t n, double shift) {
   return exp_pairwise_sum(x, n, shift, ExpConstants());
 }
 
@@ -319,7 +326,7 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
   return largest;
 }
 
-double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n, const double* query, double divisor,
+KERNEL_LENS_HOT_LOOP double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n, const double* query, double divisor,
                        double* out) {
   // Two keys at a time, their distance kept in a register while the d coordinates are added.
   constexpr double infinity = std::numeric_limits<double>::infinity();
@@ -373,35 +380,112 @@ double divide_dot(double* x, std::size_t n, double divisor, const double* b) {
   return sum;
 }
 
-void extend_range(const double* x, std::size_t n, ValueRange& range) {
-  // The row's extremes first (one min and one max per pair of lanes); only a row with a value at
-  // or below 0 (an underflowed weight) needs the pass that finds its smallest positive value.
-  constexpr double infinity = std::numeric_limits<double>::infinity();
-  f64x2 low = {infinity, infinity};
-  f64x2 high = {-infinity, -infinity};
+namespace {
+
+/// divide_tally's running state: divide_dot's two registers of partial dot products, and the
+/// extremes of the divided values (the largest, the smallest positive, whether one is 0).
+struct Tally {
+  f64x2 divisor;
+  const double* b;
+  double* sums;
+  f64x2 dot0, dot1, high, low_positive;
+  i64x2 zero;
+};
+
+/// Divided values (both lanes) folded into the extremes.
+void fold(f64x2 w, Tally& t) {
+  const f64x2 zeros = {0.0, 0.0};
+  const f64x2 infinities = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const i64x2 is_zero = w == zeros;
+  t.zero |= is_zero;
+  t.high = t.high < w ? w : t.high;
+  const f64x2 positive = is_zero ? infinities : w;
+  t.low_positive = positive < t.low_positive ? positive : t.low_positive;
+}
+
+/// A pair of lanes divided, stored, added into the sums and folded into the extremes.
+f64x2 tally_pair(double* x, std::size_t i, Tally& t) {
+  const f64x2 w = load(x + i) / t.divisor;
+  store(x + i, w);
+  store(t.sums + i, load(t.sums + i) + w);
+  fold(w, t);
+  return w;
+}
+
+/// One of pairwise_sum's blocks (n <= 128; only the row's last block has a length that is not a
+/// multiple of 8), summed as pairwise_sum sums it, the dot product's terms added to its
+/// registers in divide_dot's order. The state lives in locals here (no store to x or the sums
+/// can touch them).
+double tally_block(double* x, std::size_t n, Tally& state) {
+  Tally t = state;
+  f64x2 r01 = {0.0, 0.0}, r23 = r01, r45 = r01, r67 = r01;
   std::size_t i = 0;
-  for (; i + 2 <= n; i += 2) {
-    const f64x2 v = load(x + i);
-    low = v < low ? v : low;
-    high = high < v ? v : high;
+  for (; i + 8 <= n; i += 8) {
+    const f64x2 a = tally_pair(x, i, t), b = tally_pair(x, i + 2, t), c = tally_pair(x, i + 4, t), e = tally_pair(x, i + 6, t);
+    t.dot0 = t.dot0 + a * load(t.b + i);
+    t.dot1 = t.dot1 + b * load(t.b + i + 2);
+    t.dot0 = t.dot0 + c * load(t.b + i + 4);
+    t.dot1 = t.dot1 + e * load(t.b + i + 6);
+    r01 += a;
+    r23 += b;
+    r45 += c;
+    r67 += e;
   }
-  double lowest = low[0] < low[1] ? low[0] : low[1];
-  double highest = high[0] > high[1] ? high[0] : high[1];
+  double sum = ((r01[0] + r01[1]) + (r23[0] + r23[1])) + ((r45[0] + r45[1]) + (r67[0] + r67[1]));
+  // The remainder, left to right into the sum. divide_dot's lanes (i mod 4: the block starts at
+  // a multiple of 8) take the terms of whole groups of four; the rest are divide_tally's. The
+  // lanes go through an array here, so the registers of the loop above stay registers.
+  double lanes[4];
+  std::memcpy(lanes, &t.dot0, sizeof t.dot0);
+  std::memcpy(lanes + 2, &t.dot1, sizeof t.dot1);
   KERNEL_LENS_REMAINDER_LOOP
   for (; i < n; ++i) {
-    lowest = x[i] < lowest ? x[i] : lowest;
-    highest = x[i] > highest ? x[i] : highest;
+    const double w = x[i] / t.divisor[0];
+    x[i] = w;
+    t.sums[i] += w;
+    sum += w;
+    fold(f64x2{w, w}, t);
+    if (i < n - n % 4) lanes[i & 3] += w * t.b[i];
   }
+  std::memcpy(&t.dot0, lanes, sizeof t.dot0);
+  std::memcpy(&t.dot1, lanes + 2, sizeof t.dot1);
+  state = t;
+  return sum;
+}
+
+double tally_pairwise(double* x, std::size_t n, Tally& t) {
+  if (n <= 128) return tally_block(x, n, t);
+  std::size_t half = n / 2;
+  half -= half % 8;
+  // The left half first: the dot product's registers take the terms in index order.
+  const double left = tally_pairwise(x, half, t);
+  t.b += half;
+  t.sums += half;
+  const double right = tally_pairwise(x + half, n - half, t);
+  t.b -= half;
+  t.sums -= half;
+  return left + right;
+}
+
+}  // namespace
+
+KERNEL_LENS_HOT_LOOP double divide_tally(double* x, std::size_t n, double divisor, const double* b, double* sums, ValueRange& range,
+                    double& weight_sum) {
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  Tally t{{divisor, divisor}, b, sums, {0.0, 0.0}, {0.0, 0.0}, {-infinity, -infinity}, {infinity, infinity}, {0, 0}};
+  weight_sum = tally_pairwise(x, n, t);
+  double dot = (t.dot0[0] + t.dot1[0]) + (t.dot0[1] + t.dot1[1]);
+  KERNEL_LENS_REMAINDER_LOOP
+  for (std::size_t i = n - n % 4; i < n; ++i) dot += x[i] * b[i];
+  const bool zero = (t.zero[0] | t.zero[1]) != 0;
+  const double highest = t.high[0] > t.high[1] ? t.high[0] : t.high[1];
+  const double low_positive = t.low_positive[0] < t.low_positive[1] ? t.low_positive[0] : t.low_positive[1];
+  const double lowest = zero ? 0.0 : low_positive;
   range.lowest = lowest < range.lowest ? lowest : range.lowest;
   range.highest = highest > range.highest ? highest : range.highest;
-  if (lowest > 0.0) {  // every value positive: the row's smallest is its smallest positive
-    range.smallest_positive = lowest < range.smallest_positive ? lowest : range.smallest_positive;
-    return;
-  }
-  for (i = 0; i < n; ++i) {
-    if (x[i] > 0.0 && x[i] < range.smallest_positive) range.smallest_positive = x[i];
-    if (x[i] == 0.0) range.zero = true;
-  }
+  range.smallest_positive = low_positive < range.smallest_positive ? low_positive : range.smallest_positive;
+  range.zero = range.zero || zero;
+  return dot;
 }
 
 void add_squared_differences(const double* k, double q, double* out, std::size_t n, bool first) {
@@ -423,13 +507,6 @@ void add_squared_differences(const double* k, double q, double* out, std::size_t
     const double difference = k[i] - q;
     out[i] = first ? difference * difference : out[i] + difference * difference;
   }
-}
-
-void add_inplace(double* sums, const double* x, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 2 <= n; i += 2) store(sums + i, load(sums + i) + load(x + i));
-  KERNEL_LENS_REMAINDER_LOOP
-  for (; i < n; ++i) sums[i] += x[i];
 }
 
 double dot(const double* a, const double* b, std::size_t n) {

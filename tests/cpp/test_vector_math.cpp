@@ -2,6 +2,7 @@
 // against their plain definitions.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -81,30 +82,44 @@ TEST_CASE("gaussian_scores is squared_distance_row then negate_divide_max, bit f
     }
 }
 
-TEST_CASE("extend_range folds rows with and without zeros into the running extremes", "[vector_math]") {
+namespace {
+/// divide_tally of a row already divided (divisor 1), into a zero sum and against a zero value
+/// column: its extremes alone.
+void fold_row(std::vector<double> x, detail::ValueRange& range) {
+  std::vector<double> sums(x.size()), b(x.size());
+  double weight_sum = 0.0;
+  detail::divide_tally(x.data(), x.size(), 1.0, b.data(), sums.data(), range, weight_sum);
+}
+}  // namespace
+
+TEST_CASE("divide_tally folds rows with and without zeros into the running extremes", "[vector_math]") {
   constexpr double infinity = std::numeric_limits<double>::infinity();
   detail::ValueRange range{infinity, -infinity, infinity, false};
-  const std::vector<double> positive = {0.3, 0.2, 0.7, 0.25, 0.9};
-  detail::extend_range(positive.data(), positive.size(), range);
+  fold_row({0.3, 0.2, 0.7, 0.25, 0.9}, range);
   CHECK(range.lowest == 0.2);
   CHECK(range.highest == 0.9);
   CHECK(range.smallest_positive == 0.2);
   CHECK(!range.zero);
-  const std::vector<double> underflowed = {0.0, 0.5, 0.0, 0.1, 0.4};  // an odd length: the scalar tail too
-  detail::extend_range(underflowed.data(), underflowed.size(), range);
+  fold_row({0.0, 0.5, 0.0, 0.1, 0.4}, range);  // an odd length: the scalar tail too
   CHECK(range.lowest == 0.0);
   CHECK(range.highest == 0.9);
   CHECK(range.smallest_positive == 0.1);
   CHECK(range.zero);
   // A later all-positive row lowers the smallest positive value but not the lowest (0).
-  const std::vector<double> smaller = {0.05, 0.06};
-  detail::extend_range(smaller.data(), smaller.size(), range);
+  fold_row({0.05, 0.06}, range);
   CHECK(range.lowest == 0.0);
   CHECK(range.smallest_positive == 0.05);
   CHECK(range.zero);
-  detail::extend_range(nullptr, 0, range);
+  fold_row({}, range);
   CHECK(range.smallest_positive == 0.05);
   CHECK(range.highest == 0.9);
+  // A row of zeros alone: lowest 0, no positive value.
+  detail::ValueRange zeros{infinity, -infinity, infinity, false};
+  fold_row({0.0, 0.0, 0.0}, zeros);
+  CHECK(zeros.lowest == 0.0);
+  CHECK(zeros.highest == 0.0);
+  CHECK(zeros.smallest_positive == infinity);
+  CHECK(zeros.zero);
 }
 
 TEST_CASE("max_of, negate_divide_max, divide_inplace, divide_dot and dot agree with their definitions",
@@ -144,4 +159,50 @@ TEST_CASE("max_of, negate_divide_max, divide_inplace, divide_dot and dot agree w
   const std::vector<double> all_minus_infinity(5, minus_infinity);
   CHECK(detail::max_of(all_minus_infinity.data(), 5) == minus_infinity);
   CHECK(detail::dot(nullptr, nullptr, 0) == 0.0);
+}
+
+TEST_CASE("divide_tally is divide_dot and pairwise_sum in one pass with the sums and extremes, bit for bit",
+          "[vector_math]") {
+  // Every remainder mod 8 at lengths of one block, of several blocks (pairwise halves) and of
+  // the map's 2048; rows with and without exact zeros (underflowed weights).
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 1; n <= 40; ++n) lengths.push_back(n);
+  for (const std::size_t n : {127, 128, 129, 130, 131, 132, 133, 135, 255, 256, 257, 300, 301, 1000, 2047, 2048, 2051})
+    lengths.push_back(n);
+  for (const std::size_t n : lengths)
+    for (const bool zeros : {false, true}) {
+      std::vector<double> x(n), b(n), sums(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double t = static_cast<double>(i);
+        x[i] = zeros && i % 5 == 2 ? 0.0 : std::exp(-std::abs(std::sin(0.37 * t + 0.1)) * 30.0);
+        b[i] = std::cos(0.9 * t) * 2.0;
+        sums[i] = 0.25 * std::sin(1.3 * t);
+      }
+      const double divisor = pairwise_sum(x.data(), n) * 1.0000001;
+      std::vector<double> expected = x, expected_sums = sums;
+      const double expected_dot = detail::divide_dot(expected.data(), n, divisor, b.data());
+      const double expected_sum = pairwise_sum(expected.data(), n);
+      detail::ValueRange expected_range{0.5, 0.0, 0.75, false}, range = expected_range;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double w = expected[i];
+        expected_sums[i] += w;
+        expected_range.lowest = std::min(expected_range.lowest, w);
+        expected_range.highest = std::max(expected_range.highest, w);
+        if (w > 0.0) expected_range.smallest_positive = std::min(expected_range.smallest_positive, w);
+        if (w == 0.0) expected_range.zero = true;
+      }
+
+      double weight_sum = -1.0;
+      const double dot = detail::divide_tally(x.data(), n, divisor, b.data(), sums.data(), range, weight_sum);
+      INFO("n " << n << (zeros ? ", with zeros" : ""));
+      CHECK(x == expected);
+      CHECK(sums == expected_sums);
+      CHECK(dot == expected_dot);
+      CHECK(weight_sum == expected_sum);
+      CHECK(range.lowest == expected_range.lowest);
+      CHECK(range.highest == expected_range.highest);
+      CHECK(range.smallest_positive == expected_range.smallest_positive);
+      CHECK(range.zero == expected_range.zero);
+      CHECK(range.zero == (zeros && n > 2));
+    }
 }

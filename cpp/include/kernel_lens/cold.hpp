@@ -8,3 +8,8 @@
 #else
 #define KERNEL_LENS_COLD
 #endif
+
+/// KERNEL_LENS_HOT_LOOP marks a per-row loop of the core that must keep its own optimisation
+/// level: link-time inlining into its one caller would compile it as that caller is compiled (a
+/// file optimised for size, such as attention_map.cpp, runs it several times slower).
+#define KERNEL_LENS_HOT_LOOP [[gnu::noinline]]

@@ -30,11 +30,12 @@ double exp(double x);
 /// In place: x_i <- e^{x_i - shift} for i < n (the subtraction rounded first, as written).
 void exp_inplace(double* x, std::size_t n, double shift = 0.0);
 
-/// In place x_i <- e^{x_i - shift} (a softmax row shifted by its maximum), returning
-/// pairwise_sum of the results: the same bits as exp_inplace followed by pairwise_sum, for any
-/// x and shift, in one pass over each of pairwise_sum's blocks. Each group of eight arguments is
-/// tested once; where one lies at or beyond 512 in magnitude the group goes pair by pair, and a
-/// pair below -746 (a row's far cells, whose weights underflow) is +0 without a call to exp().
+/// In place x_i <- e^{x_i - shift} (a softmax row shifted by its maximum: x_i <= shift, no NaN;
+/// -inf allowed), returning pairwise_sum of the results: the same bits as exp_inplace followed
+/// by pairwise_sum, in one pass over each of pairwise_sum's blocks. Each group of eight
+/// arguments is tested once, by its smallest; where one lies at or below -512 the group goes pair
+/// by pair, and a pair below -746 (a row's far cells, whose weights underflow) is +0 without a
+/// call to exp().
 double exp_shifted_sum(double* x, std::size_t n, double shift);
 
 /// The Gaussian log-kernel row: out_i <- -D_i / divisor with D_i = sum_c (K_ci - q_c)^2 for
@@ -57,21 +58,24 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
 /// exactly as dot() sums them.
 double divide_dot(double* x, std::size_t n, double divisor, const double* b);
 
-/// Running extremes of weights: the smallest, the largest, the smallest positive, any exactly 0.
+/// Running extremes of weights: the smallest, the largest, the smallest positive, any exactly 0
+/// (start from {inf, -inf, inf, false}).
 struct ValueRange {
   double lowest;
   double highest;
   double smallest_positive;
   bool zero;
 };
-/// Folds x_0..x_{n-1} (no NaN) into `range`.
-void extend_range(const double* x, std::size_t n, ValueRange& range);
+/// A softmax row's last pass for the attention map: in place x_i <- x_i / divisor (x_i >= +0, a
+/// true division; divisor 1 leaves x as it is), and of the divided values, in the same pass:
+/// sums_i <- sums_i + x_i, their extremes folded into `range`, their pairwise_sum in
+/// `weight_sum` and the returned dot product with b, each bit for bit what divide_dot and
+/// pairwise_sum give.
+double divide_tally(double* x, std::size_t n, double divisor, const double* b, double* sums, ValueRange& range,
+                    double& weight_sum);
 
 /// out_i <- (k_i - q)^2 when `first`, else out_i <- out_i + (k_i - q)^2 (no fused multiply-add).
 void add_squared_differences(const double* k, double q, double* out, std::size_t n, bool first);
-
-/// In place: sums_i <- sums_i + x_i.
-void add_inplace(double* sums, const double* x, std::size_t n);
 
 /// \f$ \sum_i a_i b_i \f$ with four running partial sums (lanes i mod 4), combined as
 /// (s0 + s2) + (s1 + s3), then the remainder left to right. n may be 0.
