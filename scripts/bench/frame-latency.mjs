@@ -77,6 +77,12 @@ function installFloor(onPage) {
   slider.dataset.ready = '1';
 }
 
+/// Brings the full page's section `name` into view, as a reader scrolling to it would (its
+/// figure mounts when its place nears the viewport).
+function scrollToSection(name) {
+  document.getElementById(`section-${name}`)?.scrollIntoView({ block: 'start' });
+}
+
 /// `ready`: an element whose text has digits (or `data-ready`) once the figure has its numbers.
 const SCENARIOS = [
   { name: 'floor: echo worker + 1 rect', path: 'embed.html?widget=none', slider: 'floor slider', setup: installFloor, setupArg: false, ready: '[data-ready]' },
@@ -97,7 +103,8 @@ const SCENARIOS = [
   { name: 'exercise-convexity', path: embedPath('exercise-convexity', { reveal: 'true' }), slider: 'bandwidth h', ready: '[data-testid=nw-prediction]', markFrames: true },
   { name: 'your-data', path: embedPath('your-data'), slider: 'bandwidth h', ready: '.kl-readout' },
   { name: 'bias-variance marker', path: embedPath('bias-variance'), slider: 'marker bandwidth h', ready: '[data-testid=marker-readout]' },
-  { name: 'full page, lookup slider', path: 'index.html', slider: 'bandwidth h', ready: '[data-testid=prediction]', pageOnly: true },
+  // On the full page a section's figure mounts as the reader nears it: the bench scrolls there.
+  { name: 'full page, lookup slider', path: 'index.html', slider: 'bandwidth h', ready: '[data-testid=prediction]', pageOnly: true, setup: scrollToSection, setupArg: 'lookup' },
 ];
 
 if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) buildSite(process.env.KERNEL_LENS_DIST);

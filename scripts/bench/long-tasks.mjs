@@ -58,7 +58,8 @@ const SCENARIOS = [
     name: 'full page',
     path: 'index.html',
     steps: [
-      { phase: 'load', waitFor: '[data-testid=prediction]', text: '.' },
+      { phase: 'load', scrollTo: '#section-lookup' },
+      { phase: 'load', waitFor: '#section-lookup [data-testid=prediction]', text: '.' },
       { phase: 'lookup drag', drag: 'bandwidth h', within: '#section-lookup' },
       { phase: 'load', scrollTo: '#section-smoothing' },
       { phase: 'smoothing drag', drag: 'bandwidth h2', within: '#section-smoothing' },

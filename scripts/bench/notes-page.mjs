@@ -208,8 +208,13 @@ const last = runs.at(-1);
 console.log(`per figure (last run, ms after navigation): ${Object.entries(last.perFigure).map(([widget, time]) => `${widget} ${time.toFixed(0)}`).join(', ')}`);
 const medianReady = median(runs.map((run) => run.ready));
 const worst = Math.max(...runs.map((run) => run.longest));
+/// Every task the long-task observer reports took over 50 ms, whatever its rounded duration says.
+const overLimit = runs.reduce((total, run) => total + run.tasks, 0);
 console.log(`median: ${kB(median(runs.map((run) => run.bytes)))} served (${kB(median(runs.map((run) => run.gzipBytes)))} gzip), every figure's numbers after ${medianReady.toFixed(0)} ms`);
-console.log(`longest main-thread task during load over ${runs.length} runs: ${worst ? `${worst.toFixed(0)} ms` : 'none over 50 ms'} (goal: none over 50 ms: ${worst > 50 ? 'not met' : 'met'})`);
+console.log(
+  `longest main-thread task during load over ${runs.length} runs: ${worst ? `${worst.toFixed(0)} ms` : 'none over 50 ms'}` +
+    ` (goal: none over 50 ms: ${overLimit ? `not met, ${overLimit} task${overLimit === 1 ? '' : 's'} over it` : 'met'})`,
+);
 const worstCpu = Math.max(...runs.map((run) => run.longestCpu));
 console.log(`longest main-thread task by CPU time over ${runs.length} runs: ${worstCpu.toFixed(0)} ms (${worstCpu > 50 ? 'over' : 'within'} 50 ms)`);
 console.log(
