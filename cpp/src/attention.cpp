@@ -71,8 +71,8 @@ namespace {
 
 namespace detail {
 
-KERNEL_LENS_COLD WeightRows::WeightRows(const MatrixRef& queries, const MatrixRef& keys, double bandwidth, Kernel kernel,
-                       EmptyRowPolicy empty_rows)
+KERNEL_LENS_COLD WeightRows::WeightRows(const MatrixRef& queries, const MatrixRef& keys, double bandwidth,
+                                        Kernel kernel, EmptyRowPolicy empty_rows)
     : queries_(queries), keys_transposed_(keys.transpose()), distances_(keys.rows()), bandwidth_(bandwidth),
       kernel_(kernel), empty_rows_(empty_rows) {
   check_bandwidth(bandwidth);
