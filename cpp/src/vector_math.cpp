@@ -269,18 +269,23 @@ double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants&
   return sum;
 }
 
-/// pairwise_sum's recursion (halves, the first a multiple of 8, down to blocks of at most 128).
-double exp_pairwise_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
-  if (n <= 128) return exp_block_sum(x, n, shift, k);
+/// pairwise_sum's recursion over [first, first + n): halves, the first a multiple of 8, down to
+/// blocks of at most 128, the left half first (divide_tally's dot product takes its terms in
+/// index order); `block(first, length)` sums one block.
+template <class Block>
+double pairwise_blocks(std::size_t first, std::size_t n, const Block& block) {
+  if (n <= 128) return block(first, n);
   std::size_t half = n / 2;
   half -= half % 8;
-  return exp_pairwise_sum(x, half, shift, k) + exp_pairwise_sum(x + half, n - half, shift, k);
+  const double left = pairwise_blocks(first, half, block);
+  return left + pairwise_blocks(first + half, n - half, block);
 }
 
 }  // namespace
 
 KERNEL_LENS_HOT_LOOP double exp_shifted_sum(double* x, std::size_t n, double shift) {
-  return exp_pairwise_sum(x, n, shift, ExpConstants());
+  const ExpConstants k;
+  return pairwise_blocks(0, n, [&](std::size_t first, std::size_t length) { return exp_block_sum(x + first, length, shift, k); });
 }
 
 double max_of(const double* x, std::size_t n) {
@@ -326,8 +331,8 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
   return largest;
 }
 
-KERNEL_LENS_HOT_LOOP double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n, const double* query, double divisor,
-                       double* out) {
+KERNEL_LENS_HOT_LOOP double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n,
+                                            const double* query, double divisor, double* out) {
   // Two keys at a time, their distance kept in a register while the d coordinates are added.
   constexpr double infinity = std::numeric_limits<double>::infinity();
   f64x2 high = {-infinity, -infinity};
@@ -386,8 +391,6 @@ namespace {
 /// extremes of the divided values (the largest, the smallest positive, whether one is 0).
 struct Tally {
   f64x2 divisor;
-  const double* b;
-  double* sums;
   f64x2 dot0, dot1, high, low_positive;
   i64x2 zero;
 };
@@ -404,10 +407,10 @@ void fold(f64x2 w, Tally& t) {
 }
 
 /// A pair of lanes divided, stored, added into the sums and folded into the extremes.
-f64x2 tally_pair(double* x, std::size_t i, Tally& t) {
+f64x2 tally_pair(double* x, double* sums, std::size_t i, Tally& t) {
   const f64x2 w = load(x + i) / t.divisor;
   store(x + i, w);
-  store(t.sums + i, load(t.sums + i) + w);
+  store(sums + i, load(sums + i) + w);
   fold(w, t);
   return w;
 }
@@ -416,20 +419,21 @@ f64x2 tally_pair(double* x, std::size_t i, Tally& t) {
 /// multiple of 8), summed as pairwise_sum sums it, the dot product's terms added to its
 /// registers in divide_dot's order. The state lives in locals here (no store to x or the sums
 /// can touch them).
-double tally_block(double* x, std::size_t n, Tally& state) {
+double tally_block(double* x, std::size_t n, const double* b, double* sums, Tally& state) {
   Tally t = state;
   f64x2 r01 = {0.0, 0.0}, r23 = r01, r45 = r01, r67 = r01;
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const f64x2 a = tally_pair(x, i, t), b = tally_pair(x, i + 2, t), c = tally_pair(x, i + 4, t), e = tally_pair(x, i + 6, t);
-    t.dot0 = t.dot0 + a * load(t.b + i);
-    t.dot1 = t.dot1 + b * load(t.b + i + 2);
-    t.dot0 = t.dot0 + c * load(t.b + i + 4);
-    t.dot1 = t.dot1 + e * load(t.b + i + 6);
-    r01 += a;
-    r23 += b;
-    r45 += c;
-    r67 += e;
+    const f64x2 p0 = tally_pair(x, sums, i, t), p1 = tally_pair(x, sums, i + 2, t);
+    const f64x2 p2 = tally_pair(x, sums, i + 4, t), p3 = tally_pair(x, sums, i + 6, t);
+    t.dot0 = t.dot0 + p0 * load(b + i);
+    t.dot1 = t.dot1 + p1 * load(b + i + 2);
+    t.dot0 = t.dot0 + p2 * load(b + i + 4);
+    t.dot1 = t.dot1 + p3 * load(b + i + 6);
+    r01 += p0;
+    r23 += p1;
+    r45 += p2;
+    r67 += p3;
   }
   double sum = ((r01[0] + r01[1]) + (r23[0] + r23[1])) + ((r45[0] + r45[1]) + (r67[0] + r67[1]));
   // The remainder, left to right into the sum. divide_dot's lanes (i mod 4: the block starts at
@@ -442,10 +446,10 @@ double tally_block(double* x, std::size_t n, Tally& state) {
   for (; i < n; ++i) {
     const double w = x[i] / t.divisor[0];
     x[i] = w;
-    t.sums[i] += w;
+    sums[i] += w;
     sum += w;
     fold(f64x2{w, w}, t);
-    if (i < n - n % 4) lanes[i & 3] += w * t.b[i];
+    if (i < n - n % 4) lanes[i & 3] += w * b[i];
   }
   std::memcpy(&t.dot0, lanes, sizeof t.dot0);
   std::memcpy(&t.dot1, lanes + 2, sizeof t.dot1);
@@ -453,27 +457,14 @@ double tally_block(double* x, std::size_t n, Tally& state) {
   return sum;
 }
 
-double tally_pairwise(double* x, std::size_t n, Tally& t) {
-  if (n <= 128) return tally_block(x, n, t);
-  std::size_t half = n / 2;
-  half -= half % 8;
-  // The left half first: the dot product's registers take the terms in index order.
-  const double left = tally_pairwise(x, half, t);
-  t.b += half;
-  t.sums += half;
-  const double right = tally_pairwise(x + half, n - half, t);
-  t.b -= half;
-  t.sums -= half;
-  return left + right;
-}
-
 }  // namespace
 
-KERNEL_LENS_HOT_LOOP double divide_tally(double* x, std::size_t n, double divisor, const double* b, double* sums, ValueRange& range,
-                    double& weight_sum) {
+KERNEL_LENS_HOT_LOOP double divide_tally(double* x, std::size_t n, double divisor, const double* b, double* sums,
+                                          ValueRange& range, double& weight_sum) {
   constexpr double infinity = std::numeric_limits<double>::infinity();
-  Tally t{{divisor, divisor}, b, sums, {0.0, 0.0}, {0.0, 0.0}, {-infinity, -infinity}, {infinity, infinity}, {0, 0}};
-  weight_sum = tally_pairwise(x, n, t);
+  Tally t{{divisor, divisor}, {0.0, 0.0}, {0.0, 0.0}, {-infinity, -infinity}, {infinity, infinity}, {0, 0}};
+  weight_sum = pairwise_blocks(
+      0, n, [&](std::size_t first, std::size_t length) { return tally_block(x + first, length, b + first, sums + first, t); });
   double dot = (t.dot0[0] + t.dot1[0]) + (t.dot0[1] + t.dot1[1]);
   KERNEL_LENS_REMAINDER_LOOP
   for (std::size_t i = n - n % 4; i < n; ++i) dot += x[i] * b[i];
