@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, once: Debian packages, then npm packages.
+# `--hosts` adds the course hosts that only the host tests build (scripts/test.sh passes it).
 # Idempotent: a second run on a ready machine only checks and returns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+hosts=false
+[ "${1:-}" = "--hosts" ] && hosts=true
+
 # poppler-utils: pdftoppm renders the print tests' PDFs to pictures.
 DEBIAN_PACKAGES=(cmake g++ clang emscripten libeigen3-dev catch2 nlohmann-json3-dev chromium python3-numpy poppler-utils)
+# The course hosts whose recipes tests/hosts/recipes.test.mjs builds and checks (pandoc stands in
+# for Quarto, which is in neither Debian nor npm: Quarto's HTML comes from pandoc).
+if $hosts; then
+  DEBIAN_PACKAGES+=(mkdocs python3-sphinx python3-myst-parser python3-sphinx-book-theme pandoc)
+fi
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
@@ -32,12 +41,24 @@ if ((${#missing[@]})); then
     || { echo "setup: apt-get install failed for: ${missing[*]}" >&2; exit 1; }
 fi
 
-# npm packages: reinstall when node_modules was not installed from this very lock file (a
-# checkout keeps an old node_modules whose timestamps say nothing about the lock it came from).
-lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
-installed=node_modules/.kernel-lens-lock
-if [ ! -f node_modules/.package-lock.json ] || [ "$(cat "$installed" 2>/dev/null)" != "$lock_hash" ]; then
-  echo "setup: installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error || { echo "setup: npm ci failed (is the npm registry reachable?)" >&2; exit 1; }
-  echo "$lock_hash" > "$installed"
+# npm packages of the project in folder $1: reinstall when its node_modules was not installed from
+# this very lock file (a checkout keeps an old node_modules whose timestamps say nothing about the
+# lock it came from).
+npm_ci() {
+  local dir=$1
+  local lock_hash
+  lock_hash=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  local installed=$dir/node_modules/.kernel-lens-lock
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$(cat "$installed" 2>/dev/null)" != "$lock_hash" ]; then
+    echo "setup: installing npm packages in $dir (npm ci)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) \
+      || { echo "setup: npm ci failed in $dir (is the npm registry reachable?)" >&2; exit 1; }
+    echo "$lock_hash" > "$installed"
+  fi
+}
+
+npm_ci .
+# Docusaurus, pinned by its own lock file beside the recipe: only the host tests build it.
+if $hosts; then
+  npm_ci tests/hosts/recipes/docusaurus
 fi

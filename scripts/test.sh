@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order: install, native build + Catch2 (plain and sanitized),
-# wasm build + Node tests, site build + browser tests, then the host sites (a VitePress site and a
-# reveal.js deck embedding the build from another origin). Ends with CTest's and node:test's summaries.
+# wasm build + Node tests, site build + browser tests, then the host sites embedding the build from
+# another origin (a VitePress site and a reveal.js deck from npm; Docusaurus from its own pinned lock;
+# MkDocs, Sphinx + MyST and Quarto's pandoc core from Debian). Ends with CTest's and node:test's summaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+bash scripts/setup.sh --hosts
 
 echo "== native build (Release) =="
 bash scripts/build-native.sh
@@ -32,6 +33,6 @@ ctest --test-dir build/native --output-on-failure -j 2
 echo "== JavaScript tests (wasm in Node, the docs against the code, browser) =="
 node --test --test-concurrency=2 tests/wasm/ tests/docs/ tests/e2e/
 
-echo "== host sites (VitePress, reveal.js) =="
+echo "== host sites (VitePress, reveal.js, Docusaurus, MkDocs, Sphinx + MyST, pandoc) =="
 node tests/hosts/build.mjs
 node --test --test-concurrency=2 tests/hosts/*.test.mjs
