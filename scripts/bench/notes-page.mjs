@@ -11,9 +11,12 @@
 // The same tasks are also read from a Chromium trace ('toplevel' events only) by the main
 // thread's CPU time: on a machine busy with other work a task waits for a core and its wall time
 // (what the long-task observer reports) grows; its CPU time is what the page itself asked for.
+// On Linux it also reads, from /proc/<pid>/schedstat, how long the page's renderer main thread
+// ran and how long it stood runnable in the run queue, waiting for a core, over the same time:
+// the part of a task's wall time that is the machine's and not the page's.
 // KERNEL_LENS_BENCH_RUNS sets the runs (3). Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD
 // or KERNEL_LENS_DIST is set.
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
@@ -140,6 +143,34 @@ async function traceTasks(context, page) {
   };
 }
 
+/// Each Chromium renderer's main thread (its thread id is the process id): { ran, waited } in ms
+/// so far, from the kernel's scheduler statistics; an empty map where /proc has none.
+function rendererMainThreads() {
+  const threads = new Map();
+  if (!existsSync('/proc/self/schedstat')) return threads;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const [ran, waited] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+      threads.set(pid, { ran: ran / 1e6, waited: waited / 1e6 });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return threads;
+}
+
+/// The page's renderer main thread between two readings: the one that ran the most in between.
+function mainThreadBetween(before, after) {
+  let best = null;
+  for (const [pid, now] of after) {
+    const then = before.get(pid) ?? { ran: 0, waited: 0 };
+    const delta = { ran: now.ran - then.ran, waited: now.waited - then.waited };
+    if (!best || delta.ran > best.ran) best = delta;
+  }
+  return best;
+}
+
 const sum = (items, key) => items.reduce((total, item) => total + item[key], 0);
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -161,10 +192,12 @@ try {
     await page.addInitScript(observe, FIGURES);
     kernelLens.log.length = 0;
     const stopTrace = await traceTasks(context, page);
+    const threadsBefore = rendererMainThreads();
     await page.goto(`${notes.url}notes.html`);
     await page.waitForFunction(() => window.__notesBench.ready !== null, null, { timeout: 120000 });
     await page.waitForTimeout(1000);
     const record = await page.evaluate(() => window.__notesBench);
+    const mainThread = mainThreadBetween(threadsBefore, rendererMainThreads());
     const traced = await stopTrace();
     const during = record.tasks.filter((task) => task.start < record.ready + 1000);
     runs.push({
@@ -177,6 +210,8 @@ try {
       longest: Math.max(0, ...during.map((task) => task.duration)),
       cpuTasks: traced.filter((task) => task.cpu > 50).length,
       longestCpu: Math.max(0, ...traced.map((task) => task.cpu)),
+      longestWall: Math.max(0, ...traced.map((task) => task.wall)),
+      mainThread,
     });
     await context.close();
   }
@@ -196,12 +231,13 @@ try {
 
 console.log('A notes page with five <kernel-lens-figure>s on a plain host, Kernel Lens on another origin (no isolation headers)');
 console.log(`figures: ${FIGURES.map((figure) => figure.widget).join(', ')}; window 1280 × 4800 (all in view); Chromium headless`);
-console.log('run  files  served      gzip-6    every figure shows its numbers  tasks >50 ms  longest task  tasks >50 ms CPU  longest task CPU');
+console.log('run  files  served      gzip-6    every figure shows its numbers  tasks >50 ms  longest task  tasks >50 ms CPU  longest task CPU  longest wall (trace)  main thread ran / waited for a core');
 runs.forEach((run, index) => {
   console.log(
     `${String(index + 1).padStart(3)}${String(run.files).padStart(7)}${kB(run.bytes).padStart(10)}${kB(run.gzipBytes).padStart(10)}` +
       `${`${run.ready.toFixed(0)} ms`.padStart(34)}${String(run.tasks).padStart(14)}${(run.longest ? `${run.longest.toFixed(0)} ms` : '—').padStart(14)}` +
-      `${String(run.cpuTasks).padStart(18)}${`${run.longestCpu.toFixed(0)} ms`.padStart(18)}`,
+      `${String(run.cpuTasks).padStart(18)}${`${run.longestCpu.toFixed(0)} ms`.padStart(18)}${`${run.longestWall.toFixed(0)} ms`.padStart(21)}` +
+      (run.mainThread ? `${`${run.mainThread.ran.toFixed(0)} / ${run.mainThread.waited.toFixed(0)} ms`.padStart(37)}` : ''),
   );
 });
 const last = runs.at(-1);
@@ -215,6 +251,15 @@ console.log(
   `longest main-thread task during load over ${runs.length} runs: ${worst ? `${worst.toFixed(0)} ms` : 'none over 50 ms'}` +
     ` (goal: none over 50 ms: ${overLimit ? `not met, ${overLimit} task${overLimit === 1 ? '' : 's'} over it` : 'met'})`,
 );
+const measured = runs.filter((run) => run.mainThread);
+if (measured.length) {
+  const ran = median(measured.map((run) => run.mainThread.ran));
+  const waited = median(measured.map((run) => run.mainThread.waited));
+  console.log(
+    `the page's main thread, median over ${measured.length} runs from navigation to a second after every figure's numbers: ` +
+      `ran ${ran.toFixed(0)} ms, stood runnable waiting for a core ${waited.toFixed(0)} ms (its tasks' wall time is about ${((ran + waited) / ran).toFixed(1)}× their CPU time)`,
+  );
+}
 const worstCpu = Math.max(...runs.map((run) => run.longestCpu));
 console.log(`longest main-thread task by CPU time over ${runs.length} runs: ${worstCpu.toFixed(0)} ms (${worstCpu > 50 ? 'over' : 'within'} 50 ms)`);
 console.log(
