@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// Builds the two host sites of the host tests into build/hosts/site/ (served from one origin):
-//   notes/  a VitePress site (tests/hosts/vitepress), with dist/kernel-lens-standalone.html in its public/
-//   deck/   a reveal.js deck (tests/hosts/reveal/index.html beside reveal.js's dist/)
-// Both come from the pinned devDependencies installed by `npm ci`; nothing is downloaded.
+// Builds the host sites of the host tests:
+//   build/hosts/site/notes/  a VitePress site (tests/hosts/vitepress), with dist/kernel-lens-standalone.html in its public/
+//   build/hosts/site/deck/   a reveal.js deck (tests/hosts/reveal/index.html beside reveal.js's dist/)
+//   build/hosts/recipes/     the recipe sites of tests/hosts/recipes.mjs, each with its host's own tool
+// The first two come from the pinned devDependencies installed by `npm ci`, the recipes' hosts from
+// `scripts/setup.sh --hosts`; nothing is downloaded.
 // Needs dist/ (npm run build:web) for the standalone file. Run once before the host tests.
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { buildRecipes } from './recipes.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const here = join(root, 'tests/hosts');
@@ -47,3 +50,4 @@ await mkdir(site, { recursive: true });
 await buildReveal();
 await buildVitepress();
 console.log(`hosts: built build/hosts/site/{notes,deck} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+buildRecipes();

@@ -1,0 +1,104 @@
+// The recipe sites of docs/embedding.md beyond the VitePress site and the reveal.js deck:
+// MkDocs 1.4 (both ways), Sphinx + MyST with sphinx-book-theme, Quarto's pandoc core (Debian
+// packages) and Docusaurus 3 (the lock file beside its recipe), all installed by
+// `scripts/setup.sh --hosts`. Each is built with the host's own tool into build/hosts/recipes/
+// by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs.
+// KERNEL_LENS_DOCUSAURUS_MODULES names another node_modules folder with @docusaurus/core and
+// @docusaurus/preset-classic to build the Docusaurus recipe with.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('./recipes/', import.meta.url));
+export const recipesDir = fileURLToPath(new URL('../../build/hosts/recipes/', import.meta.url));
+const out = recipesDir;
+
+export const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr || result.stdout}`);
+  return (result.stdout + result.stderr).trim();
+}
+
+const docusaurusModules = process.env.KERNEL_LENS_DOCUSAURUS_MODULES
+  ? resolve(process.env.KERNEL_LENS_DOCUSAURUS_MODULES)
+  : join(here, 'docusaurus', 'node_modules');
+export const SETUP = '`bash scripts/setup.sh --hosts` installs it';
+
+function buildDocusaurus() {
+  // A copy of the recipe beside its output (Docusaurus writes caches into the site's folder).
+  const source = join(out, '..', 'recipes-src', 'docusaurus');
+  rmSync(source, { recursive: true, force: true });
+  cpSync(join(here, 'docusaurus'), source, { recursive: true, filter: (path) => !path.includes('node_modules') });
+  symlinkSync(docusaurusModules, join(source, 'node_modules'));
+  run('node', [join(docusaurusModules, '@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', join(out, 'docusaurus')], source);
+}
+
+/// Marks the host page dark the way the host's own switch does.
+const darkDataTheme = () => document.documentElement.setAttribute('data-theme', 'dark');
+const darkQuarto = () => document.body.classList.add('quarto-dark');
+
+export const RECIPES = [
+  {
+    name: 'MkDocs 1.4, theme override (main.html extrahead)',
+    dir: 'mkdocs',
+    tool: 'mkdocs',
+    version: () => run('mkdocs', ['--version'], here),
+    build: () => run('mkdocs', ['build', '-q', '-f', 'mkdocs.yml'], join(here, 'mkdocs')),
+  },
+  {
+    name: 'MkDocs 1.4, extra_javascript classic script that injects the module',
+    dir: 'mkdocs-inject',
+    tool: 'mkdocs',
+    version: () => run('mkdocs', ['--version'], here),
+    build: () => run('mkdocs', ['build', '-q', '-f', 'mkdocs-inject.yml'], join(here, 'mkdocs')),
+  },
+  {
+    name: 'Sphinx + MyST, sphinx-book-theme (html_js_files with type=module, {raw} html blocks)',
+    dir: 'sphinx',
+    tool: 'sphinx-build',
+    version: () => run('sphinx-build', ['--version'], here),
+    build: () => run('sphinx-build', ['-q', '-b', 'html', '.', join(out, 'sphinx')], join(here, 'sphinx')),
+  },
+  {
+    // Quarto is not packaged for Debian or npm. Its HTML comes from pandoc, which is: the recipe's
+    // two parts, `include-in-header` (pandoc's -H) and ```{=html} blocks, built by pandoc alone,
+    // and Quarto's dark toggle (`quarto-dark` on <body>) followed by theme="auto".
+    name: 'Quarto, its pandoc core (include-in-header as -H, {=html} blocks, body.quarto-dark)',
+    dir: 'quarto',
+    tool: 'pandoc',
+    version: () => run('pandoc', ['--version'], here),
+    build: () => {
+      mkdirSync(join(out, 'quarto'), { recursive: true });
+      run('pandoc', ['--standalone', '-H', 'header.html', 'notes.md', '-o', join(out, 'quarto', 'index.html')], join(here, 'quarto'));
+    },
+    darkSwitch: darkQuarto,
+  },
+  {
+    name: 'Docusaurus 3 (scripts in docusaurus.config.js, figures in MDX)',
+    dir: 'docusaurus',
+    // The route is /docusaurus/: opening …/index.html makes the client router render another page than the server did.
+    path: 'docusaurus/',
+    installed: () => existsSync(join(docusaurusModules, '@docusaurus/core/package.json')),
+    version: () => `@docusaurus/core ${JSON.parse(readFileSync(join(docusaurusModules, '@docusaurus/core/package.json'), 'utf8')).version}`,
+    build: buildDocusaurus,
+    darkSwitch: darkDataTheme,
+  },
+];
+
+/// Builds every recipe site (or those whose folder name contains `only`); throws at the first
+/// that cannot be built, naming it.
+export function buildRecipes(only = '') {
+  for (const recipe of RECIPES.filter((candidate) => candidate.dir.includes(only))) {
+    if (!(recipe.installed ? recipe.installed() : has(recipe.tool))) throw new Error(`${recipe.dir} is not installed: ${SETUP}`);
+    const started = Date.now();
+    try {
+      recipe.build();
+    } catch (error) {
+      throw new Error(`the ${recipe.dir} recipe did not build: ${error.message}`);
+    }
+    console.log(`hosts: built build/hosts/recipes/${recipe.dir} (${recipe.version().split('\n')[0]}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
