@@ -59,6 +59,13 @@ const PAGES = {
   'plain.html': (siteUrl) => hostPage(siteUrl, '<p>No figure on this page.</p>'),
   'far.html': (siteUrl) =>
     hostPage(siteUrl, `<div style="height: 6000px">Scroll</div><kernel-lens-figure id="far" widget="lookup"></kernel-lens-figure>`),
+  'far-frame.html': (siteUrl) =>
+    hostPage(
+      siteUrl,
+      `<div style="height: 3000px">Scroll</div>
+<iframe id="frame-smoothing" data-kernel-lens title="Kernel Lens: smoothing" width="100%" height="700" style="border:0"
+        src="${siteUrl}embed.html?widget=smoothing"></iframe>`,
+    ),
   'scaled.html': (siteUrl) =>
     hostPage(
       siteUrl,
@@ -324,6 +331,25 @@ test("math in a custom element is set in KaTeX's fonts; KaTeX's stylesheet stays
   await lookup.context.close();
 });
 
+test('an iframe whose page is still on its way when the loader runs: no console error, sized once it arrives', async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  const messages = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') messages.push(message.text());
+  });
+  // The embed page arrives a second after the loader has run and looked at the iframes.
+  await page.route('**/embed.html*', async (route) => {
+    await new Promise((done) => setTimeout(done, 1000));
+    await route.continue();
+  });
+  await page.goto(host.url + 'index.html');
+  const fitted = await settledHeight(page, 'frame-lookup');
+  assert.ok(fitted.outer > 200, JSON.stringify(fitted));
+  assert.deepEqual(messages, []);
+  await context.close();
+});
+
 test('an iframe added after load is sized by the loader too', async () => {
   const { page, errors, context } = await open(host.url + 'plain.html');
   await page.evaluate((src) => {
@@ -378,6 +404,31 @@ test('a figure far below the viewport loads its code only when scrolled near, an
   assert.equal(printed.buttons, 0, 'buttons and the share row are hidden on paper');
   assert.ok(printed.sliders > 0, 'the sliders stay: they show the values');
   assert.equal(printed.unbroken, 'avoid');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an iframe never scrolled into view prints its chart with every curve', async () => {
+  const { page, errors, context } = await open(host.url + 'far-frame.html');
+  const frame = page.frameLocator('#frame-smoothing');
+  // The figure's numbers arrive; its chart waits for a frame that Chromium does not render for a
+  // cross-origin iframe out of view.
+  await waitForText(frame.locator('.kl-table tbody td').first(), /\d/);
+  await frame.locator('.kl-widget').evaluate(() => new Promise((done) => setTimeout(done, 500)));
+  /// Pixels of the grid-minimum curve (h = 0.18, the chapter's #0072B2) on the chart's canvas.
+  const bluePixels = () =>
+    frame.locator('canvas[role="img"]').first().evaluate((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (Math.abs(data[i] - 0x00) < 40 && Math.abs(data[i + 1] - 0x72) < 40 && Math.abs(data[i + 2] - 0xb2) < 40) count++;
+      }
+      return count;
+    });
+  const before = await bluePixels();
+  await page.pdf({ format: 'A4' });
+  const printed = await bluePixels();
+  assert.ok(printed > 200, `the h = 0.18 curve is on the printed canvas (${before} pixels of it before printing, ${printed} after)`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -181,34 +181,51 @@ const attaching = new Map<Chart, boolean>();
 /// Attached charts not drawn since.
 const undrawn = new WeakSet<Chart>();
 
+/// Attaches a chart whose canvas is in the page: it sizes itself, is laid out, and from then on
+/// follows its box. Binding again also covers canvases inside a shadow root
+/// (<kernel-lens-figure>), which Chart.js' document-wide MutationObserver never sees.
+function attach(chart: Chart): void {
+  waiting.delete(chart);
+  attaching.set(chart, false);
+  try {
+    chart.bindEvents();
+    // A canvas already at its size is not laid out by Chart.js' attach.
+    if (attaching.get(chart) === false) chart.update();
+  } finally {
+    attaching.delete(chart);
+  }
+  // Sizing cleared the canvas (to black: it is opaque); until the draw, it shows the background.
+  paintBackground(chart);
+  undrawn.add(chart);
+}
+
 /// Draws a chart laid out by its attach, unless a frame (charts/frame.ts) has drawn it since.
 function drawAttached(chart: Chart): void {
   if (chart.canvas && chart.attached && undrawn.has(chart)) chart.render();
   undrawn.delete(chart);
 }
 
-/// Attaches one connected chart: it sizes itself, is laid out, and from then on follows its box;
-/// it is drawn in the next task (the first layout and the first draw of a chart each take a
-/// good part of a frame). Binding again also covers canvases inside a shadow root
-/// (<kernel-lens-figure>), which Chart.js' document-wide MutationObserver never sees.
+/// Attaches and draws every connected chart still waiting, now: for a printout, taken before
+/// the attach queue's next turn (which, in an iframe out of view, waits for a frame that the
+/// browser does not run).
+export function attachWaitingNow(): void {
+  for (const [chart] of waiting) {
+    if (chart.canvas?.isConnected && !chart.attached) {
+      attach(chart);
+      drawAttached(chart);
+    }
+  }
+}
+
+/// Attaches one connected chart; it is drawn in the next task (the first layout and the first
+/// draw of a chart each take a good part of a frame).
 function attachOne(): void {
   let attachedOne = false;
   for (const [chart, framesLeft] of waiting) {
     if (!chart.canvas || chart.attached || framesLeft <= 0) {
       waiting.delete(chart);
     } else if (!attachedOne && chart.canvas.isConnected) {
-      waiting.delete(chart);
-      attaching.set(chart, false);
-      try {
-        chart.bindEvents();
-        // A canvas already at its size is not laid out by Chart.js' attach.
-        if (attaching.get(chart) === false) chart.update();
-      } finally {
-        attaching.delete(chart);
-      }
-      // Sizing cleared the canvas (to black: it is opaque); until the draw, it shows the background.
-      paintBackground(chart);
-      undrawn.add(chart);
+      attach(chart);
       setTimeout(() => drawAttached(chart), 0);
       attachedOne = true;
     } else if (!attachedOne) {

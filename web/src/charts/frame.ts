@@ -124,6 +124,20 @@ export function scheduleFrame(chart: Chart, edit: () => void): void {
   queueFlush();
 }
 
+/// Applies every chart's pending edits and draws them now, whatever the budget: for a printout,
+/// which is taken before any animation frame (and in an iframe out of view, where the browser
+/// runs none, the next frame may never come).
+export function drawPendingNow(): void {
+  if (frameRequest) cancelAnimationFrame(frameRequest);
+  frameRequest = 0;
+  flushQueued = false;
+  for (const [chart, edits] of scheduled) {
+    scheduled.delete(chart);
+    for (const edit of edits) edit();
+    redraw(chart);
+  }
+}
+
 /// Drops a destroyed chart's pending edits and what its redraws kept.
 export function forgetChart(chart: Chart): void {
   scheduled.delete(chart);

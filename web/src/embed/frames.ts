@@ -18,17 +18,29 @@ function frameOrigin(frame: HTMLIFrameElement): string | null {
   }
 }
 
+/// An iframe still showing its initial empty document (its page has not arrived yet): the
+/// browser would refuse, with a console error, a message addressed to the page's origin. Its
+/// load event asks it once the page is in. (That empty document shares the host's origin, so it
+/// can be read; a loaded cross-origin page cannot.)
+function notLoadedYet(frame: HTMLIFrameElement): boolean {
+  try {
+    return frame.contentDocument?.URL === 'about:blank' && frame.src !== 'about:blank';
+  } catch {
+    return false;
+  }
+}
+
 /// Asks an embed page to post its height again (it may have posted before this script ran) and
 /// tells it the host page's theme.
 function ask(frame: HTMLIFrameElement): void {
   const origin = frameOrigin(frame);
-  if (!origin || origin === 'null') return;
+  if (!origin || origin === 'null' || notLoadedYet(frame)) return;
   frame.contentWindow?.postMessage({ type: ASK }, origin);
   tellTheme(frame, origin);
 }
 
 function tellTheme(frame: HTMLIFrameElement, origin = frameOrigin(frame)): void {
-  if (!origin || origin === 'null') return;
+  if (!origin || origin === 'null' || notLoadedYet(frame)) return;
   frame.contentWindow?.postMessage({ type: HOST_THEME_MESSAGE, theme: pageTheme() }, origin);
 }
 

@@ -1,7 +1,9 @@
-/// Printing: figures waiting to mount mount first (`onPrint`), and every chart is redrawn at the
-/// printed width and again afterwards (`watchPrintLayout`; Chart.js does not resize by itself
+/// Printing: figures waiting to mount mount first (`onPrint`), and every chart is drawn with its
+/// latest data, redrawn at the printed width and again afterwards (`watchPrintLayout`; Chart.js does not resize by itself
 /// when print styles change its box). styles.css hides `.kl-no-print` and keeps figures whole.
 import { Chart } from 'chart.js';
+import { attachWaitingNow } from '../charts/create';
+import { drawPendingNow } from '../charts/frame';
 
 /// Calls `prepare` when printing starts (the `beforeprint` event, and print media for browsers
 /// and tools that switch media without it); returns the remover.
@@ -22,13 +24,21 @@ function resizeCharts(): void {
   for (const chart of Object.values(Chart.instances)) chart.resize();
 }
 
+/// Before printing, every chart is attached and drawn with its latest data (nothing waits for an
+/// animation frame: none runs before the printout is taken), then sized to the paper.
+function prepareCharts(): void {
+  attachWaitingNow();
+  drawPendingNow();
+  resizeCharts();
+}
+
 let watching = false;
 
 /// Redraws every chart on the page at its box's size when print layout starts and ends.
 export function watchPrintLayout(): void {
   if (watching) return;
   watching = true;
-  onPrint(resizeCharts);
+  onPrint(prepareCharts);
   addEventListener('afterprint', resizeCharts);
   matchMedia('print').addEventListener('change', (event) => {
     if (!event.matches) resizeCharts();
