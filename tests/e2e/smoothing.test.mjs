@@ -155,3 +155,19 @@ test('after drags the chart looks exactly as when drawn from scratch at the same
   assert.deepEqual(errors, []);
   assert.deepEqual(fresh.errors, []);
 });
+
+test('a bandwidth slider nudged right and back left returns to the chapter value, not its neighbour on the grid', async () => {
+  const { page, errors } = await site.newPage(embedPath('smoothing'));
+  await waitForCurves(page, 3);
+  const slider = page.getByRole('slider', { name: 'bandwidth h1' });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('.kl-table tbody tr:nth-child(2) th')?.textContent !== 'h = 0.05');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('.kl-table tbody tr:nth-child(2) th')?.textContent === 'h = 0.05', null, { timeout: 5000 });
+  await waitForCurves(page, 3);
+  const rows = await tableRows(page);
+  assert.deepEqual(rows[1], ['h = 0.05', ...reference.predictions['0.05'].map(minus)]);
+  assert.equal(await slider.getAttribute('aria-valuetext'), '0.05');
+  assert.deepEqual(errors, []);
+});

@@ -63,14 +63,20 @@ export function slider(options: SliderOptions): Slider {
     setText(output, text);
     input.setAttribute('aria-valuetext', text);
   };
+  /// The thumb's position for the last value set from outside (the chapter's h = 0.05 is not on
+  /// the logarithmic grid): moving the thumb back there gives that value again, not its neighbour
+  /// on the grid.
+  let anchor = { position: NaN, value };
   const set = (x: number): void => {
     value = x;
     input.value = String(Math.min(Math.max(toPosition(x), Number(input.min)), Number(input.max)));
+    anchor = { position: Number(input.value), value: x };
     show(x);
   };
   set(value);
   input.addEventListener('input', () => {
-    value = fromPosition(Number(input.value));
+    const position = Number(input.value);
+    value = position === anchor.position ? anchor.value : fromPosition(position);
     show(value);
     options.onInput(value);
   });
