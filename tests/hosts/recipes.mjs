@@ -11,10 +11,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('./recipes/', import.meta.url));
+/// Where the recipe sites are built, one folder each.
 export const recipesDir = fileURLToPath(new URL('../../build/hosts/recipes/', import.meta.url));
 const out = recipesDir;
 
-export const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
   if (result.error) throw result.error;
@@ -25,7 +26,7 @@ function run(command, args, cwd) {
 const docusaurusModules = process.env.KERNEL_LENS_DOCUSAURUS_MODULES
   ? resolve(process.env.KERNEL_LENS_DOCUSAURUS_MODULES)
   : join(here, 'docusaurus', 'node_modules');
-export const SETUP = '`bash scripts/setup.sh --hosts` installs it';
+const SETUP = '`bash scripts/setup.sh --hosts` installs it';
 
 function buildDocusaurus() {
   // A copy of the recipe beside its output (Docusaurus writes caches into the site's folder).
