@@ -217,13 +217,22 @@ export function attachWaitingNow(): void {
   }
 }
 
+/// Charts whose box the page has laid out for their attach.
+const laidOut = new WeakSet<Chart>();
+
 /// Attaches one connected chart; it is drawn in the next task (the first layout and the first
-/// draw of a chart each take a good part of a frame).
+/// draw of a chart each take a good part of a frame). The task before, the page lays out the
+/// chart's box (a figure just added makes that a layout of the page): three tasks of a few
+/// milliseconds each rather than one long one.
 function attachOne(): void {
   let attachedOne = false;
   for (const [chart, framesLeft] of waiting) {
     if (!chart.canvas || chart.attached || framesLeft <= 0) {
       waiting.delete(chart);
+    } else if (!attachedOne && chart.canvas.isConnected && !laidOut.has(chart)) {
+      laidOut.add(chart);
+      chart.canvas.getBoundingClientRect();
+      attachedOne = true;
     } else if (!attachedOne && chart.canvas.isConnected) {
       attach(chart);
       setTimeout(() => drawAttached(chart), 0);
