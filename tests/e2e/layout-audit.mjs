@@ -3,7 +3,8 @@
 // problems, empty when the page is fine:
 // - clipped: a box whose content overflows it (scrollWidth > clientWidth + 1, or the same
 //   vertically) while it neither scrolls nor can be scrolled from the keyboard: a scrolling box
-//   must be focusable (tabindex="0") and carry an accessible name. Content spilling out of a box
+//   must be focusable (tabindex="0") and carry an accessible name, and a table's caption in it
+//   must wrap within it (not be cut by its edge). Content spilling out of a box
 //   that does not clip (overflow: visible) is judged where it is cut: at the nearest ancestor that
 //   clips or scrolls, or at the viewport;
 // - page wider than the viewport; a text input whose value does not fit it;
@@ -52,6 +53,12 @@ export function auditLayout() {
       const named = Boolean(element.getAttribute('aria-label') || element.getAttribute('aria-labelledby'));
       if (!focusable || !named) {
         problems.push(`unreachable scroll box (${focusable ? 'no accessible name' : 'not focusable'}): ${describe(element)}`);
+      }
+      // A table's caption reads whole without scrolling: it wraps within the box.
+      const box = element.getBoundingClientRect();
+      for (const caption of element.querySelectorAll(':scope > table > caption')) {
+        const right = caption.getBoundingClientRect().right;
+        if (right > box.left + element.clientLeft + element.clientWidth + 1) problems.push(`caption cut by the scroll box's edge: ${describe(caption)}`);
       }
       continue;
     }
