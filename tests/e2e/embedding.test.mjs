@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath, distDir, screenshot, waitForText } from './harness.mjs';
+import { CHROMIUM_ARGS, chromiumPath, distDir, screenshot, scrollToFigure, waitForText } from './harness.mjs';
 
 /// The chapter's three-point lookup (q = 3.5, h = 0.6) and the OLS witness (q = 1.5): printed digits.
 const LOOKUP_PREDICTION = '2.7412';
@@ -549,7 +549,7 @@ test('the standalone file works from disk, as the full page and as one widget', 
   const section = full.page.locator('#section-ols-vs-nw');
   assert.equal(await waitForText(section.getByTestId('ols-prediction'), /\d/), OLS_WITNESS);
   // The lookup mounts once the reader scrolls near it (the first figure pushed it far down).
-  await full.page.locator('#section-lookup').scrollIntoViewIfNeeded();
+  await scrollToFigure(full.page, 'section-lookup');
   assert.equal(await waitForText(full.page.locator('#section-lookup').getByTestId('prediction'), /\d/), LOOKUP_PREDICTION);
   assert.deepEqual(full.errors, []);
   await full.context.close();

@@ -87,6 +87,27 @@ export async function waitForText(locator, pattern, timeout = 15000) {
   throw new Error(`timed out waiting for ${pattern} (last text: ${JSON.stringify(text)})`);
 }
 
+/// Scrolls the full page to a section's figure as a reader does, until the figure is there: the
+/// figure mounts only once its own place is near the viewport, and the prose arriving before it
+/// (or a figure above mounting) can move that place after a single scroll. Returns the figure.
+export async function scrollToFigure(page, sectionId, timeout = 15000) {
+  const section = page.locator(`#${sectionId}`);
+  const figure = section.locator('.kl-widget');
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    const place = section.locator('.kl-figure-waiting');
+    await ((await place.count()) ? place.first() : section).scrollIntoViewIfNeeded().catch(() => {});
+    try {
+      await figure.first().waitFor({ timeout: 1000 });
+      await figure.first().scrollIntoViewIfNeeded();
+      return figure.first();
+    } catch {
+      // Not mounted yet: scroll again.
+    }
+  }
+  throw new Error(`the figure of #${sectionId} did not mount within ${timeout} ms of scrolling to it`);
+}
+
 /// Saves a screenshot to build/screenshots/<name>.png (for reading, not asserting).
 export async function screenshot(target, name) {
   const path = fileURLToPath(new URL(`../../build/screenshots/${name}.png`, import.meta.url));

@@ -2,7 +2,7 @@
 // typeset formulas, one widget per embed, visible notes for unknown widgets and bad parameters.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { embedPath, openSite, screenshot, scrollToFigure, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -20,8 +20,7 @@ test('index.html shows every widget in chapter order, typeset, with no console e
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
   await page.waitForSelector('.katex');
   // The lookup's figure mounts as the reader nears it.
-  await page.locator('#section-lookup').scrollIntoViewIfNeeded();
-  await page.locator('#section-lookup .kl-widget').waitFor();
+  await scrollToFigure(page, 'section-lookup');
   const names = await page.locator('.kl-widget').evaluateAll((nodes) => nodes.map((n) => n.dataset.widget));
   const present = CHAPTER_ORDER.filter((name) => names.includes(name));
   assert.ok(present.includes('lookup'), `widgets on the page: ${names}`);
@@ -58,7 +57,7 @@ test('at load only the figures near the viewport mount, also when a figure above
   const far = sections.filter((section) => section.top > 823 + 800);
   assert.ok(far.some((section) => section.id === 'section-lookup'), JSON.stringify(sections));
   assert.deepEqual(far.filter((section) => section.mounted), [], JSON.stringify(sections));
-  await page.locator('#section-lookup').scrollIntoViewIfNeeded();
+  await scrollToFigure(page, 'section-lookup');
   await waitForText(page.locator('#section-lookup').getByTestId('prediction'), /^\d/);
   assert.deepEqual(errors, []);
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { distDir, embedPath, openSite, waitForText } from './harness.mjs';
+import { distDir, embedPath, openSite, scrollToFigure, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -119,7 +119,7 @@ test('a page opened from a file offers no link and no embed code, and says why',
 test('the full page keeps each figure in <widget>.<param> entries and a copied link restores that figure', async () => {
   const { page, errors } = await site.newPage('index.html');
   const section = page.locator('#section-lookup');
-  await section.scrollIntoViewIfNeeded();
+  await scrollToFigure(page, 'section-lookup');
   await waitForText(section.getByTestId('prediction'), /^2\.7412$/);
   const sliders = await moveSliders(section);
   await page.waitForFunction(() => /[?&]lookup\.h=/.test(location.search) && /[?&]lookup\.q=/.test(location.search));
@@ -136,7 +136,7 @@ test('the full page keeps each figure in <widget>.<param> entries and a copied l
   assert.equal(await waitForText(again.getByTestId('prediction'), /\d/), moved);
   assert.deepEqual(await readSliders(again), sliders);
   // The other figures keep their defaults.
-  await restored.page.locator('#section-ols-vs-nw').scrollIntoViewIfNeeded();
+  await scrollToFigure(restored.page, 'section-ols-vs-nw');
   assert.match(await waitForText(restored.page.locator('#section-ols-vs-nw').getByTestId('ols-prediction'), /\d/), /0\.1000$/);
   assert.deepEqual(errors, []);
   assert.deepEqual(restored.errors, []);
