@@ -56,9 +56,7 @@ function flush(inFrame: boolean): void {
   const start = performance.now();
   for (const [chart, edits] of scheduled) {
     if (performance.now() - start > FRAME_BUDGET) break;
-    scheduled.delete(chart);
-    for (const edit of edits) edit();
-    redraw(chart);
+    applyAndRedraw(chart, edits);
   }
   if (scheduled.size > 0) queueFlush();
   markPainted(issuedAt, inFrame);
@@ -69,6 +67,13 @@ function queueFlush(): void {
   flushQueued = true;
   if (drewThisFrame) frameRequest = requestAnimationFrame(() => flush(true));
   else queueMicrotask(() => flush(false));
+}
+
+/// Takes a chart's pending edits off the schedule, applies them and redraws it.
+function applyAndRedraw(chart: Chart, edits: Array<() => void>): void {
+  scheduled.delete(chart);
+  for (const edit of edits) edit();
+  redraw(chart);
 }
 
 /// The datasets' styles at each chart's last update.
@@ -131,11 +136,7 @@ export function drawPendingNow(): void {
   if (frameRequest) cancelAnimationFrame(frameRequest);
   frameRequest = 0;
   flushQueued = false;
-  for (const [chart, edits] of scheduled) {
-    scheduled.delete(chart);
-    for (const edit of edits) edit();
-    redraw(chart);
-  }
+  for (const [chart, edits] of scheduled) applyAndRedraw(chart, edits);
 }
 
 /// Drops a destroyed chart's pending edits and what its redraws kept.

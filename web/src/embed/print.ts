@@ -1,6 +1,7 @@
 /// Printing: figures waiting to mount mount first (`onPrint`), and every chart is drawn with its
-/// latest data, redrawn at the printed width and again afterwards (`watchPrintLayout`; Chart.js does not resize by itself
-/// when print styles change its box). styles.css hides `.kl-no-print` and keeps figures whole.
+/// latest data, redrawn at the printed width and again afterwards (`watchPrintLayout`; Chart.js
+/// does not resize by itself when print styles change its box). styles.css hides `.kl-no-print`
+/// and keeps figures whole.
 import { Chart } from 'chart.js';
 import { attachWaitingNow } from '../charts/create';
 import { drawPendingNow } from '../charts/frame';
