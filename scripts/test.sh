@@ -30,8 +30,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== native tests =="
 ctest --test-dir build/native --output-on-failure -j 2
 
-echo "== JavaScript tests (wasm in Node, the docs against the code, browser) =="
-node --test --test-concurrency=2 tests/wasm/ tests/docs/ tests/e2e/
+echo "== JavaScript tests (units, wasm in Node, the docs against the code, browser) =="
+node --test --test-concurrency=2 tests/unit/ tests/wasm/ tests/docs/ tests/e2e/
 
 echo "== host sites (VitePress, reveal.js, Docusaurus, MkDocs, Sphinx + MyST, pandoc) =="
 node tests/hosts/build.mjs

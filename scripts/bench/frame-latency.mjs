@@ -5,7 +5,7 @@
 // `input` event the slider fires we report, from the event's time stamp, when the core's answer
 // reached the figure ("result") and when the first frame that shows it was rendered ("painted");
 // pages opened with `kl-timing` leave the `kernel-lens:result` / `kernel-lens:frame` marks (see
-// web/src/core/timing.ts). Every figure is measured under the MODES below beside two floors.
+// web/src/base/timing.ts). Every figure is measured under the MODES below beside two floors.
 // The first mode is where readers are: the figure in a cross-origin iframe on a host page served
 // without any isolation headers (the site and the host are two servers on 127.0.0.1, different
 // ports, so different origins; the site's origin is given its own renderer process, as a figure
@@ -112,7 +112,7 @@ if (!process.env.KERNEL_LENS_BENCH_NO_BUILD) buildSite(process.env.KERNEL_LENS_D
 /// In the page, for a figure that leaves no `kernel-lens:frame` marks: after each
 /// `kernel-lens:result` mark, marks the end of the rendering of the next frame (its drawing is done
 /// by then: it follows the result within the same task, or in an animation frame callback queued
-/// after this one), as web/src/core/charts.ts does for charts.
+/// after this one), as web/src/charts/frame.ts does for charts.
 function markFrames() {
   const mark = performance.mark.bind(performance);
   performance.mark = (name, options) => {

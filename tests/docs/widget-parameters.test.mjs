@@ -43,7 +43,7 @@ before(async () => {
   server = await moduleLoader();
   widgets = await loadWidgets(server);
   for (const widget of widgets) schemas.set(widget.name, widget.params);
-  ({ parseParam } = await server.ssrLoadModule('/src/core/state.ts'));
+  ({ parseParam } = await server.ssrLoadModule('/src/ui/state.ts'));
 });
 after(async () => {
   await server?.close();

@@ -54,7 +54,7 @@ test('index.html reserves each chapter figure\'s place in the slot its order pic
     figures: [...inner.matchAll(/id="section-([a-z-]+)"/g)].map((match) => match[1]),
   }));
   assert.ok(slots.length >= 7, `only ${slots.length} slots found`);
-  const beyond = Number(/BEYOND_THE_CHAPTER\s*=\s*([\d.]+)/.exec(readFileSync(new URL('../../web/src/core/widget.ts', import.meta.url), 'utf8'))?.[1]);
+  const beyond = Number(/BEYOND_THE_CHAPTER\s*=\s*([\d.]+)/.exec(readFileSync(new URL('../../web/src/ui/host/widget.ts', import.meta.url), 'utf8'))?.[1]);
   assert.ok(beyond > 13, 'BEYOND_THE_CHAPTER found');
   const placed = slots.flatMap((slot) => slot.figures);
   assert.equal(new Set(placed).size, placed.length, `a figure is placed twice: ${placed}`);

@@ -120,3 +120,39 @@ export async function press(locator, key, count = 1) {
   await locator.focus();
   for (let i = 0; i < count; i++) await locator.press(key);
 }
+
+/// The figure's drawn count (`data-kl-drawn`, see web/src/ui/host/figure-host.ts): how many times
+/// it finished its work and drew it; 0 before its first drawing.
+export async function drawnCount(figure) {
+  return Number((await figure.getAttribute('data-kl-drawn')) ?? 0);
+}
+
+/// Runs `action` (optional) and waits until the figure has drawn what it caused: its drawn count
+/// passes the count before the action and no work is under way. Without an action, waits for the
+/// first drawing. Returns the new count.
+export async function afterDrawn(figure, action, timeout = 15000) {
+  await figure.waitFor({ timeout });
+  const before = action ? await drawnCount(figure) : 0;
+  if (action) await action();
+  const handle = await figure.elementHandle({ timeout });
+  await handle.evaluate(
+    (element, { count, timeout: limit }) =>
+      new Promise((resolve, reject) => {
+        const done = () => Number(element.dataset.klDrawn ?? 0) > count && !element.hasAttribute('data-kl-busy');
+        if (done()) return resolve();
+        const observer = new MutationObserver(() => {
+          if (!done()) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve();
+        });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`the figure did not draw within ${limit} ms (drawn ${element.dataset.klDrawn ?? 0} times, busy: ${element.hasAttribute('data-kl-busy')})`));
+        }, limit);
+        observer.observe(element, { attributes: true, attributeFilter: ['data-kl-drawn', 'data-kl-busy'] });
+      }),
+    { count: before, timeout },
+  );
+  return drawnCount(figure);
+}

@@ -4,12 +4,13 @@
 /// the frame is drawn as a picture of the chart's backdrop (axes, grid, tick labels, titles and
 /// the curves that did not change) with the legend and the datasets over it: `beforeDraw` paints
 /// them through the datasets' controllers and cancels the rest of Chart.js' draw.
+import type { AnyChart } from './any-chart';
 import type { Chart, ChartMeta, Plugin } from 'chart.js';
 import { clipArea, getDatasetClipArea, unclipArea } from 'chart.js/helpers';
 import { curveLooks, drawCurves, sameLook, type CurveLook } from './curves';
 import { setCurvesDrawn, setPaintingPicture, isPaintingPicture } from './layers';
 import { drawLegend } from './legend';
-import { palette } from './theme';
+import { palette } from '../theme/theme';
 
 interface Backdrop {
   picture: HTMLCanvasElement | null;
@@ -26,9 +27,9 @@ interface Backdrop {
   curves: CurveLook[];
 }
 
-const backdrops = new WeakMap<Chart, Backdrop>();
+const backdrops = new WeakMap<AnyChart, Backdrop>();
 
-const backdropOf = (chart: Chart): Backdrop => {
+const backdropOf = (chart: AnyChart): Backdrop => {
   let backdrop = backdrops.get(chart);
   if (!backdrop) {
     backdrop = { picture: null, stale: true, plain: true, use: false, curves: [] };
@@ -38,17 +39,17 @@ const backdropOf = (chart: Chart): Backdrop => {
 };
 
 /// The layout each chart was last laid out for (see `layoutKey`).
-const laidOut = new WeakMap<Chart, string>();
+const laidOut = new WeakMap<AnyChart, string>();
 /// Charts whose update must not draw (the frame draws once the picture is ready), with the
 /// layout key of the frame.
-const holding = new WeakMap<Chart, string | null>();
+const holding = new WeakMap<AnyChart, string | null>();
 /// Counts, per chart, the layouts run and the fast frames drawn (read by the browser tests).
-const counts = new WeakMap<Chart, { layouts: number; fastFrames: number }>();
+const counts = new WeakMap<AnyChart, { layouts: number; fastFrames: number }>();
 
 /// What a chart's layout (axes, ticks, legend, chart area) depends on, as a string: its size,
 /// labels, datasets' names, types and visibility, and options. Null when the data itself moves
 /// the layout: an axis without a fixed range follows the data.
-export function layoutKey(chart: Chart): string | null {
+export function layoutKey(chart: AnyChart): string | null {
   for (const scale of Object.values(chart.scales)) {
     if (scale.type === 'category') continue;
     if (!Number.isFinite(scale.options.min) || !Number.isFinite(scale.options.max)) return null;
@@ -64,10 +65,10 @@ export function layoutKey(chart: Chart): string | null {
 }
 
 /// True when `chart` keeps its layout for `key` (the layout was made for it).
-export const keepsLayout = (chart: Chart, key: string | null): boolean => key !== null && laidOut.get(chart) === key;
+export const keepsLayout = (chart: AnyChart, key: string | null): boolean => key !== null && laidOut.get(chart) === key;
 
 /// Updates `chart` for a frame whose layout key is `key`, without drawing it (the caller draws).
-export function updateHeld(chart: Chart, mode: Parameters<Chart['update']>[0], key: string | null): void {
+export function updateHeld(chart: AnyChart, mode: Parameters<Chart['update']>[0], key: string | null): void {
   holding.set(chart, key);
   try {
     chart.update(mode);
@@ -78,7 +79,7 @@ export function updateHeld(chart: Chart, mode: Parameters<Chart['update']>[0], k
 
 /// Draws a frame of `chart` over its backdrop's picture, painting the picture first when the
 /// layout or a curve in it changed; the first frame after a layout is drawn without one.
-export function drawOverBackdrop(chart: Chart): void {
+export function drawOverBackdrop(chart: AnyChart): void {
   const backdrop = backdropOf(chart);
   if (backdrop.plain) {
     backdrop.plain = false;
@@ -100,7 +101,7 @@ export function drawOverBackdrop(chart: Chart): void {
 
 /// Paints the picture of `chart`: a draw without the datasets, legend and tick marks, with its
 /// first `curves` array curves, copied.
-function paintBackdrop(chart: Chart, curves: number): void {
+function paintBackdrop(chart: AnyChart, curves: number): void {
   const backdrop = backdropOf(chart);
   backdrop.use = false;
   setPaintingPicture(chart, true);
@@ -121,7 +122,7 @@ function paintBackdrop(chart: Chart, curves: number): void {
 }
 
 /// Draws the visible datasets as Chart.js does, in its order and clipping, with its dataset hooks.
-function drawDatasets(chart: Chart): void {
+function drawDatasets(chart: AnyChart): void {
   if (chart.notifyPlugins('beforeDatasetsDraw', { cancelable: true }) === false) return;
   const metas: ChartMeta[] = chart.getSortedVisibleDatasetMetas();
   for (let i = metas.length - 1; i >= 0; --i) {
@@ -139,22 +140,22 @@ function drawDatasets(chart: Chart): void {
 }
 
 /// How many layouts `chart` ran and how many frames it drew over its picture.
-export const fastPathCounts = (chart: Chart): { layouts: number; fastFrames: number } => counts.get(chart) ?? { layouts: 0, fastFrames: 0 };
+export const fastPathCounts = (chart: AnyChart): { layouts: number; fastFrames: number } => counts.get(chart) ?? { layouts: 0, fastFrames: 0 };
 
-function count(chart: Chart, field: 'layouts' | 'fastFrames'): void {
+function count(chart: AnyChart, field: 'layouts' | 'fastFrames'): void {
   const entry = counts.get(chart) ?? { layouts: 0, fastFrames: 0 };
   entry[field]++;
   counts.set(chart, entry);
 }
 
 /// Forgets everything kept for a destroyed chart.
-export function forgetBackdrop(chart: Chart): void {
+export function forgetBackdrop(chart: AnyChart): void {
   backdrops.delete(chart);
   laidOut.delete(chart);
 }
 
 /// Fills the whole canvas with the theme's background: an opaque canvas starts black.
-export function paintBackground(chart: Chart): void {
+export function paintBackground(chart: AnyChart): void {
   const { ctx, canvas } = chart;
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -167,7 +168,7 @@ export function paintBackground(chart: Chart): void {
 export const fastPath: Plugin = {
   id: 'klFastPath',
   beforeLayout(chart) {
-    const generic = chart as unknown as Chart;
+    const generic = chart;
     // Only a frame's update keeps or records a layout: one laid out for other reasons (the first
     // draw before any data, a resize) depends on more than the key (the data's overflow).
     const key = holding.get(generic) ?? null;
@@ -176,17 +177,17 @@ export const fastPath: Plugin = {
     else laidOut.set(generic, key);
   },
   afterLayout(chart) {
-    const generic = chart as unknown as Chart;
+    const generic = chart;
     const backdrop = backdropOf(generic);
     backdrop.stale = true;
     backdrop.plain = true;
     count(generic, 'layouts');
   },
   beforeRender(chart) {
-    if (holding.has(chart as unknown as Chart)) return false;
+    if (holding.has(chart)) return false;
   },
   beforeDraw(chart) {
-    const generic = chart as unknown as Chart;
+    const generic = chart;
     const { ctx, canvas } = chart;
     const backdrop = backdropOf(generic);
     const picture = backdrop.picture;

@@ -1,10 +1,10 @@
 /// Weight bar charts (the lookup, temperature, ties and underflow figures' shared look) and the
 /// values printed above bars.
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
-import { fixed } from '../core/format';
+import { fixed } from '../ui/format';
 import { canvasFont, createChart } from './create';
 import { boxLegend } from './legend';
-import { palette } from './theme';
+import { palette } from '../theme/theme';
 
 /// Bar values in Chart.js' pre-parsed form ({ x: category index, y: value }).
 export function barPoints(values: ArrayLike<number>): number[] {

@@ -1,6 +1,7 @@
 /// Chart.js with only the parts the figures use, and one way to make a chart: the shared
 /// defaults (no animation, no parsing, fixed scales), the theme root's colours and font on every
 /// axis, the project's plugins, and a first layout and a first draw in tasks of their own.
+import { anyChart, type AnyChart } from './any-chart';
 import {
   BarController,
   BarElement,
@@ -18,11 +19,11 @@ import {
   type Plugin,
 } from 'chart.js';
 import { fastPath, paintBackground } from './backdrop';
-import { forgetChart } from './frame';
+import { chartDrew, forgetChart, hasPendingEdits } from './frame';
 import { legend } from './legend';
 import { starMarkers } from './stars';
 import { tickMarksLayer, zeroWithDecimals } from './ticks';
-import { onThemeChange, palette, type Palette } from './theme';
+import { onThemeChange, palette, type Palette } from '../theme/theme';
 
 Chart.register(
   BarController,
@@ -107,7 +108,7 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
     options,
     plugins: [fastPath, legend, starMarkers, tickMarksLayer, lifetime, ...(config.plugins ?? [])],
   } as ChartConfiguration<T>);
-  const generic = chart as unknown as Chart;
+  const generic = anyChart(chart);
   themed.set(
     generic,
     onThemeChange((next) => {
@@ -124,7 +125,7 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
 }
 
 /// Each chart's theme subscription.
-const themed = new WeakMap<Chart, () => void>();
+const themed = new WeakMap<AnyChart, () => void>();
 
 /// What a chart leaves behind when it is destroyed: its theme subscription, its place in the
 /// attach queue, and (through `forgetChart`) its pending frames and backdrop. It also holds the
@@ -132,20 +133,20 @@ const themed = new WeakMap<Chart, () => void>();
 const lifetime: Plugin = {
   id: 'klLifetime',
   afterUpdate(chart) {
-    if (attaching.has(chart as unknown as Chart)) attaching.set(chart as unknown as Chart, true);
+    if (attaching.has(chart)) attaching.set(chart, true);
   },
   beforeRender(chart) {
-    if (attaching.has(chart as unknown as Chart)) return false;
+    if (attaching.has(chart)) return false;
   },
   afterDraw(chart) {
-    undrawn.delete(chart as unknown as Chart);
+    undrawn.delete(chart);
+    chartDrew();
   },
   afterDestroy(chart) {
-    const generic = chart as unknown as Chart;
-    themed.get(generic)?.();
-    themed.delete(generic);
-    waiting.delete(generic);
-    forgetChart(generic);
+    themed.get(chart)?.();
+    themed.delete(chart);
+    waiting.delete(chart);
+    forgetChart(chart);
   },
 };
 
@@ -157,10 +158,10 @@ export function canvasFont(size: number, weight?: number, chart?: { canvas: HTML
 
 /// Charts created detached, waiting to be attached once their canvas is in the page, with the
 /// frames each may still wait (a canvas that never arrives stops being watched).
-const waiting = new Map<Chart, number>();
+const waiting = new Map<AnyChart, number>();
 let attachPending = false;
 
-function queueAttach(chart: Chart): void {
+function queueAttach(chart: AnyChart): void {
   waiting.set(chart, 600);
   scheduleAttach(false);
 }
@@ -177,14 +178,14 @@ function scheduleAttach(nextFrame: boolean): void {
 }
 
 /// The chart being attached, and whether Chart.js updated it while it was.
-const attaching = new Map<Chart, boolean>();
+const attaching = new Map<AnyChart, boolean>();
 /// Attached charts not drawn since.
-const undrawn = new WeakSet<Chart>();
+const undrawn = new WeakSet<AnyChart>();
 
 /// Attaches a chart whose canvas is in the page: it sizes itself, is laid out, and from then on
 /// follows its box. Binding again also covers canvases inside a shadow root
 /// (<kernel-lens-figure>), which Chart.js' document-wide MutationObserver never sees.
-function attach(chart: Chart): void {
+function attach(chart: AnyChart): void {
   waiting.delete(chart);
   attaching.set(chart, false);
   try {
@@ -200,7 +201,7 @@ function attach(chart: Chart): void {
 }
 
 /// Draws a chart laid out by its attach, unless a frame (charts/frame.ts) has drawn it since.
-function drawAttached(chart: Chart): void {
+function drawAttached(chart: AnyChart): void {
   if (chart.canvas && chart.attached && undrawn.has(chart)) chart.render();
   undrawn.delete(chart);
 }
@@ -217,8 +218,18 @@ export function attachWaitingNow(): void {
   }
 }
 
+/// Whether `chart` shows everything it was given: attached, drawn since, no edits waiting. A chart
+/// whose canvas is not in the page (a figure removed) counts as settled: it waits for nothing.
+export function chartSettled(chart: AnyChart): boolean {
+  if (!chart.canvas?.isConnected) return true;
+  return !waiting.has(chart) && !undrawn.has(chart) && !attaching.has(chart) && !hasPendingEdits(chart);
+}
+
+/// Whether `thing` is a chart (made by `createChart`).
+export const isChart = (thing: unknown): thing is AnyChart => thing instanceof Chart;
+
 /// Charts whose box the page has laid out for their attach.
-const laidOut = new WeakSet<Chart>();
+const laidOut = new WeakSet<AnyChart>();
 
 /// Attaches one connected chart; it is drawn in the next task (the first layout and the first
 /// draw of a chart each take a good part of a frame). The task before, the page lays out the

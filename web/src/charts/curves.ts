@@ -1,6 +1,7 @@
 /// Curves and marker sets drawn straight from arrays (a dense curve is not 601 Chart.js point
 /// elements to place, style and draw on every frame of a drag), and the in-place dataset edits
 /// that keep Chart.js' controllers from being rebuilt on every frame.
+import type { AnyChart } from './any-chart';
 import type { Chart, ChartType, Plugin } from 'chart.js';
 import { dashOf, ink } from './ink';
 import { curvesDrawn } from './layers';
@@ -43,7 +44,7 @@ export function pointsDataset<T extends object>(look: T, points: CurveArrays): T
 
 /// The visible array datasets of a chart in drawing order: the curves in dataset order, then the
 /// marker sets in dataset order.
-export function curveLooks(chart: Chart): CurveLook[] {
+export function curveLooks(chart: AnyChart): CurveLook[] {
   const curves: CurveLook[] = [];
   const markers: CurveLook[] = [];
   chart.data.datasets.forEach((dataset, index) => {
@@ -71,7 +72,7 @@ export const sameLook = (a: CurveLook, b: CurveLook | undefined): boolean =>
 
 /// Strokes the curves and fills the markers, clipped to the plot area. A non-finite y breaks a
 /// line and has no marker.
-export function drawCurves(chart: Chart, looks: readonly CurveLook[]): void {
+export function drawCurves(chart: AnyChart, looks: readonly CurveLook[]): void {
   const { ctx, chartArea: area } = chart;
   const x = chart.scales.x;
   const y = chart.scales.y;
@@ -174,14 +175,14 @@ function simplifiedRun(px: Float64Array, py: Float64Array, first: number, last: 
 export const curveLayer: Plugin = {
   id: 'klCurveLayer',
   beforeDatasetsDraw(chart) {
-    drawCurves(chart as unknown as Chart, curveLooks(chart as unknown as Chart).slice(curvesDrawn(chart)));
+    drawCurves(chart, curveLooks(chart).slice(curvesDrawn(chart)));
   },
 };
 
 /// Each dataset's own fields but its data and label (its style: colours, widths, the arrays'
 /// look), and whether every dataset is an array dataset. A chart of array datasets only has no
 /// Chart.js elements to update: while their styles stay, a frame only draws.
-export function datasetStyles(chart: Chart): { styles: Record<string, unknown>[]; arraysOnly: boolean } {
+export function datasetStyles(chart: AnyChart): { styles: Record<string, unknown>[]; arraysOnly: boolean } {
   const styles: Record<string, unknown>[] = [];
   let arraysOnly = true;
   for (const dataset of chart.data.datasets) {

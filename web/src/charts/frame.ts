@@ -1,8 +1,9 @@
 /// One draw per chart per frame: figures edit a chart's data through `scheduleFrame`, and the
 /// edits of a task are drawn together, in the frame being prepared when possible, else in the
 /// next animation frame. A destroyed chart's pending edits are dropped with it.
+import type { AnyChart } from './any-chart';
 import type { Chart } from 'chart.js';
-import { lastDeliveredIssuedAt, markTiming, timingEnabled } from '../core/timing';
+import { lastDeliveredIssuedAt, markTiming, timingEnabled } from '../base/timing';
 import { drawOverBackdrop, fastPathCounts, forgetBackdrop, keepsLayout, layoutKey, updateHeld } from './backdrop';
 import { datasetStyles, sameFields } from './curves';
 
@@ -12,7 +13,7 @@ import { datasetStyles, sameFields } from './curves';
 const SAME_STYLE = 'none';
 const NEW_STYLE = 'default';
 
-const scheduled = new Map<Chart, Array<() => void>>();
+const scheduled = new Map<AnyChart, Array<() => void>>();
 let flushQueued = false;
 let frameRequest = 0;
 /// Charts were drawn between two animation frames (after the last rendering): further draws in
@@ -70,16 +71,34 @@ function queueFlush(): void {
 }
 
 /// Takes a chart's pending edits off the schedule, applies them and redraws it.
-function applyAndRedraw(chart: Chart, edits: Array<() => void>): void {
+function applyAndRedraw(chart: AnyChart, edits: Array<() => void>): void {
   scheduled.delete(chart);
   for (const edit of edits) edit();
   redraw(chart);
+  chartDrew();
+}
+
+/// Whether `chart` has edits waiting for a frame.
+export const hasPendingEdits = (chart: AnyChart): boolean => scheduled.has(chart);
+
+const drewListeners = new Set<() => void>();
+
+/// Calls `listener` after charts were drawn (a frame's edits, a chart's first draw); returns the
+/// remover.
+export function onChartsDrew(listener: () => void): () => void {
+  drewListeners.add(listener);
+  return () => drewListeners.delete(listener);
+}
+
+/// Tells the listeners that charts were drawn.
+export function chartDrew(): void {
+  for (const listener of [...drewListeners]) listener();
 }
 
 /// The datasets' styles at each chart's last update.
-const updatedStyles = new WeakMap<Chart, Record<string, unknown>[]>();
+const updatedStyles = new WeakMap<AnyChart, Record<string, unknown>[]>();
 
-function redraw(chart: Chart): void {
+function redraw(chart: AnyChart): void {
   if (!chart.canvas) return;
   if (!timingEnabled) {
     redrawChart(chart);
@@ -98,7 +117,7 @@ function redraw(chart: Chart): void {
 /// Redraws a chart after its data changed. On fixed axes whose layout still holds, the frame is
 /// drawn over the backdrop's picture; when only array curves changed (no Chart.js element did),
 /// Chart.js' update is skipped too. Otherwise Chart.js updates and draws as usual.
-function redrawChart(chart: Chart): void {
+function redrawChart(chart: AnyChart): void {
   const key = layoutKey(chart);
   const { styles, arraysOnly } = datasetStyles(chart);
   const sameStyle = sameFields(styles, updatedStyles.get(chart));
@@ -121,7 +140,7 @@ function redrawChart(chart: Chart): void {
 /// Applies `edit` to the chart's data and redraws it as soon as the current task's edits are in
 /// (the frame being prepared shows it) or, when charts were already drawn for this frame, in
 /// the next animation frame. Several edits before a draw share one update.
-export function scheduleFrame(chart: Chart, edit: () => void): void {
+export function scheduleFrame(chart: AnyChart, edit: () => void): void {
   if (!chart.canvas) return;
   const edits = scheduled.get(chart);
   if (edits) edits.push(edit);
@@ -140,7 +159,7 @@ export function drawPendingNow(): void {
 }
 
 /// Drops a destroyed chart's pending edits and what its redraws kept.
-export function forgetChart(chart: Chart): void {
+export function forgetChart(chart: AnyChart): void {
   scheduled.delete(chart);
   updatedStyles.delete(chart);
   forgetBackdrop(chart);

@@ -3,7 +3,7 @@
 /// colour bar, an optional white trace and a highlighted row. Large maps (2048 × 2048) stay one
 /// image, never one element per cell. Colours are drawing only: the values come from the core.
 import { MAGMA_HEX } from './magma';
-import { onThemeChange, palette } from './theme';
+import { onThemeChange, palette } from '../theme/theme';
 import './heatmap.css';
 
 export type HeatScale = 'linear' | 'log';

@@ -1,5 +1,5 @@
 /// Dataset and axis colour fields as canvas inks.
-import { palette, type Palette } from './theme';
+import { palette, type Palette } from '../theme/theme';
 
 /// A colour field (a dataset's or an axis') as a canvas ink: a colour string, else the chart's
 /// theme colour `fallback` (its text colour unless named).

@@ -7,11 +7,12 @@
 // Handles: `lineLegend()` entries show a dataset as matplotlib's legend does, a short line in its
 // colour, width and dash (with a marker in its middle when the line has markers) or a lone marker
 // for a set of points; other legends show a filled box in the dataset's colour.
+import type { AnyChart } from './any-chart';
 import { layouts, type Chart, type Plugin } from 'chart.js';
 import { drawPoint } from 'chart.js/helpers';
 import { dashOf, ink } from './ink';
 import { isPaintingPicture } from './layers';
-import { palette } from './theme';
+import { palette } from '../theme/theme';
 
 /// The length of a line handle, in CSS pixels.
 const HANDLE_WIDTH = 26;
@@ -63,7 +64,7 @@ interface HandleLook {
 }
 
 /// The legend box of each chart.
-const boxes = new WeakMap<Chart, LegendBox>();
+const boxes = new WeakMap<AnyChart, LegendBox>();
 
 class LegendBox {
   position = 'bottom' as const;
@@ -79,7 +80,7 @@ class LegendBox {
   /// Entry counts of the rows laid out (the entries after a layout keep these rows).
   private rows: number[] = [];
 
-  constructor(private readonly chart: Chart) {}
+  constructor(private readonly chart: AnyChart) {}
 
   isHorizontal(): boolean {
     return true;
@@ -214,7 +215,7 @@ class LegendBox {
 
 /// Draws `chart`'s legend entries where its last layout put them (the fast path's frames, drawn
 /// over a picture without them).
-export function drawLegend(chart: Chart): void {
+export function drawLegend(chart: AnyChart): void {
   boxes.get(chart)?.paint();
 }
 
@@ -223,17 +224,17 @@ export const legend: Plugin = {
   id: 'legend',
   defaults: { display: false },
   start(chart) {
-    const box = new LegendBox(chart as unknown as Chart);
-    boxes.set(chart as unknown as Chart, box);
+    const box = new LegendBox(chart);
+    boxes.set(chart, box);
     layouts.addBox(chart, box as never);
   },
   stop(chart) {
-    const box = boxes.get(chart as unknown as Chart);
+    const box = boxes.get(chart);
     if (box) layouts.removeBox(chart, box as never);
-    boxes.delete(chart as unknown as Chart);
+    boxes.delete(chart);
   },
   beforeUpdate(chart, _args, options) {
-    const box = boxes.get(chart as unknown as Chart);
+    const box = boxes.get(chart);
     if (box) box.options = options as LegendOptions;
   },
 };

@@ -1,6 +1,7 @@
 /// Tick labels and tick marks: linear axes label zero with their ticks' decimals, and a marked
 /// x axis shows ticks at chosen values with chosen labels (matplotlib's `set_xticks`), drawn on
 /// every frame so that a mark moving with a drag costs no new layout.
+import type { AnyChart } from './any-chart';
 import { Ticks, type Chart, type FontSpec, type Plugin, type Scale, type Tick } from 'chart.js';
 import { toFont } from 'chart.js/helpers';
 import { isPaintingPicture } from './layers';
@@ -54,7 +55,7 @@ export interface TickMark {
 }
 
 /// The marks each chart's marked x axis shows now (set by `setTickMarks`).
-const tickMarks = new WeakMap<Chart, readonly TickMark[]>();
+const tickMarks = new WeakMap<AnyChart, readonly TickMark[]>();
 
 /// Gap in CSS pixels kept between two tick labels.
 const TICK_LABEL_GAP = 6;
@@ -95,7 +96,7 @@ export function markedTicksAxis() {
 }
 
 /// Gives a chart's marked axis (see `markedTicksAxis`) these ticks from its next draw on.
-export function setTickMarks(chart: Chart, marks: readonly TickMark[]): void {
+export function setTickMarks(chart: AnyChart, marks: readonly TickMark[]): void {
   tickMarks.set(chart, marks);
 }
 
@@ -104,7 +105,7 @@ export function setTickMarks(chart: Chart, marks: readonly TickMark[]): void {
 export const tickMarksLayer: Plugin = {
   id: 'klTickMarks',
   beforeDatasetsDraw(chart) {
-    const marks = tickMarks.get(chart as unknown as Chart);
+    const marks = tickMarks.get(chart);
     const scale = chart.scales.x;
     if (!marks || !scale || isPaintingPicture(chart)) return;
     const { grid, ticks } = scale.options as unknown as MarkedAxisOptions;

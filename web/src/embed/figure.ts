@@ -2,12 +2,12 @@
 /// figure nears the viewport: mounts the widget named by `widget` into the element's shadow root,
 /// with the other attributes as its parameters (matched without regard to case, so `keyseed` sets
 /// `keySeed`). Every figure on a page shares one worker and one wasm instance.
-import { applyTheme, setThemeSource, themeMode, type ThemeMode } from '../charts/theme';
-import { mountWidget, type MountedFrame } from '../core/host';
-import { nextTask, prepareMath } from '../core/math-text';
-import { loadWidget, showUnknownWidget } from '../core/registry';
-import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarget } from '../core/share';
-import { watchPrintLayout } from './print';
+import { applyTheme, setThemeSource, themeMode, type ThemeMode } from '../theme/theme';
+import { mountWidget, type MountedFrame } from '../ui/host/host';
+import { nextTask, prepareMath } from '../ui/math-text';
+import { loadWidget, showUnknownWidget } from '../widgets/registry';
+import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarget } from '../ui/share';
+import { watchPrintLayout } from '../charts/print';
 
 /// Attributes of the element itself, never widget parameters.
 const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);

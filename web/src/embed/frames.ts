@@ -4,7 +4,7 @@
 /// It also tells each iframe the host page's theme (`auto` figures inside follow it) and tells them
 /// again whenever it changes.
 /// The height message strings are repeated here so the loader needs nothing of the figure code.
-import { HOST_THEME_MESSAGE, pageTheme, watchPageTheme } from '../charts/host-theme';
+import { HOST_THEME_MESSAGE, pageTheme, watchPageTheme } from '../theme/host-theme';
 
 const HEIGHT = 'kernel-lens:height';
 const ASK = 'kernel-lens:ask-height';

@@ -5,7 +5,7 @@
 /// WebAssembly.Module, compiled once (wasm.ts).
 /// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at most
 /// one pending, which a newer request replaces, so the newest state always wins.
-import { markTiming, noteDelivered } from '../core/timing';
+import { markTiming, noteDelivered } from '../base/timing';
 import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
 import { COLD_SLOWDOWN, PAGE_BUDGET_MS, place, relaxedSlowdown, slowdownAfter, TASK_BUDGET_MS, TINY_MS } from './cost';
 import { LocalCore } from './local';
@@ -149,7 +149,11 @@ export class Bridge {
   /// Runs the calls where cost.ts places them; every request is answered (no dropping at this
   /// level). A call on the page whose parts are loaded is answered by an already settled promise,
   /// so its answer is handled in the task (the input's) that asked.
-  run<const C extends readonly CoreCall[]>(calls: C): Promise<CoreResults<C>> {
+  /// With `signal`, an abort rejects the request with an AbortError at once; a request running in
+  /// the worker is stopped there (the worker is replaced, and the other requests it had are sent
+  /// to the new one).
+  run<const C extends readonly CoreCall[]>(calls: C, signal?: AbortSignal): Promise<CoreResults<C>> {
+    if (signal?.aborted) return Promise.reject(aborted());
     let parts: ModulePart[];
     try {
       parts = partsFor(calls);
@@ -179,7 +183,23 @@ export class Bridge {
     return this.loading(parts, Promise.all(parts.map((part) => this.compiled(part)))).then(
       () =>
         new Promise<CoreResults<C>>((resolve, reject) => {
-          this.post({ calls, parts, retried: false, resolve: (results) => resolve(results as CoreResults<C>), reject });
+          if (signal?.aborted) {
+            reject(aborted());
+            return;
+          }
+          const entry: Outstanding = { calls, parts, retried: false, resolve: (results) => resolve(results as CoreResults<C>), reject };
+          const stop = (): void => this.abort(entry);
+          signal?.addEventListener('abort', stop, { once: true });
+          const settle = (): void => signal?.removeEventListener('abort', stop);
+          entry.resolve = (results) => {
+            settle();
+            resolve(results as CoreResults<C>);
+          };
+          entry.reject = (error) => {
+            settle();
+            reject(error);
+          };
+          this.post(entry);
         }),
     );
   }
@@ -207,18 +227,15 @@ export class Bridge {
     );
   }
 
-  /// Stops the worker; every outstanding request in it rejects. The next heavy request starts a
-  /// new worker.
-  terminate(): void {
-    this.dropWorker();
-    const error = new CoreError({ name: 'AbortError', message: 'the computation was cancelled' });
-    for (const pending of this.pending.values()) pending.reject(error);
+  /// Stops `entry`: the worker that has it is replaced by a new one, which is sent the other
+  /// requests the old one had (they are answered as if nothing happened).
+  private abort(entry: Outstanding): void {
+    const others = [...this.pending.values()].filter((other) => other !== entry);
+    if (others.length === this.pending.size) return;
     this.pending.clear();
-  }
-
-  /// Cancels whatever runs in the worker; the next heavy request starts a fresh one.
-  restart(): void {
-    this.terminate();
+    this.dropWorker();
+    entry.reject(aborted());
+    for (const other of others) this.post(other);
   }
 
   /// Runs calls on the page now. A trap (a RuntimeError) leaves the instance unusable: it is
@@ -407,6 +424,10 @@ export class Bridge {
     }
     pending.resolve(response.results);
   }
+}
+
+function aborted(): CoreError {
+  return new CoreError({ name: 'AbortError', message: 'the computation was cancelled' });
 }
 
 let shared: Bridge | null = null;

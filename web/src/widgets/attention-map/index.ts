@@ -1,15 +1,16 @@
 /// Figure 12.3 (right), live: the laboratory's keys and one query grid as a fixed Gaussian
 /// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
-import { chartCanvas, envelopeBars, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
-import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, pending, scientific } from '../../core/format';
+import { chartCanvas, envelopeBars, createChart, scheduleFrame, type Chart } from '../../charts';
+import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { bandwidthSlider, button, controlRow, dataTable, slider } from '../../ui/controls';
+import { fixed, pending, scientific } from '../../ui/format';
 import { evenTickIndices, Heatmap, type HeatmapImage, type HeatmapTick } from '../../charts/heatmap';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import { typedNumber } from '../../core/typed-input';
-import { defineWidget } from '../../core/widget';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import { typedNumber } from '../../ui/typed-input';
+import { defineWidget } from '../../ui/host/widget';
 import './attention-map.css';
 import prose from './prose.html?raw';
 import meta from './meta';
@@ -216,7 +217,7 @@ export default defineWidget({
         ]),
       );
       const top = weights[order[0] ?? 0] ?? 1;
-      scheduleFrame(bars as unknown as Chart, () => {
+      scheduleFrame(bars, () => {
         const dataset = bars.data.datasets[0];
         if (!dataset) return;
         // 2048 bars would be 0.2 px each and cost a Chart.js element apiece: past MAX_BARS each

@@ -1,16 +1,17 @@
 /// Exercise 3, live: a fresh noisy sample split into training, validation and a sealed test set;
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
-import { chartCanvas, createChart, lineLegend, onThemeChange, palette, scheduleFrame, setDatasets, type Chart } from '../../charts';
-import { button, controlRow, dataTable } from '../../core/controls';
-import { fixed } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../bias-variance/fields';
-import '../bias-variance/bias-variance.css';
-import { logTick, vertical, type XY } from '../bias-variance/plot';
-import { liveReadout, setText } from '../../core/readout';
+import { chartCanvas, createChart, lineLegend, scheduleFrame, setDatasets, type Chart } from '../../charts';
+import { onThemeChange, palette } from '../../theme/theme';
+import { button, controlRow, dataTable } from '../../ui/controls';
+import { fixed } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../shared/laboratory-fields';
+import '../shared/laboratory.css';
+import { logTick, vertical, type XY } from '../shared/plot';
+import { liveReadout, setText } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -186,7 +187,7 @@ export default defineWidget({
       const hs = Array.from(r.bandwidths);
       const finite = [...r.validationMse, ...r.looMse, ...r.trainingMse].filter(Number.isFinite);
       const top = Math.max(0.01, ...finite) * 1.08;
-      scheduleFrame(curveChart as unknown as Chart, () => {
+      scheduleFrame(curveChart, () => {
         const x = curveChart.options.scales?.x;
         const y = curveChart.options.scales?.y;
         if (x && y) {
@@ -203,7 +204,7 @@ export default defineWidget({
           { label: 'truth grid minimum', data: vertical(r.truthGridMinimum.bandwidth, top), showLine: true, borderColor: c.series[2], borderWidth: 1.6, borderDash: [2, 3], pointRadius: 0 },
         ]);
       });
-      scheduleFrame(fitChart as unknown as Chart, () => {
+      scheduleFrame(fitChart, () => {
         setDatasets(fitChart, [
           { label: 'truth', data: points(r.curveQueries, r.truthCurve), showLine: true, borderColor: c.truth, borderWidth: 2, pointRadius: 0 },
           {

@@ -1,18 +1,18 @@
 /// Figure 12.3 (left) and the section 12.4 table, live: the fixed-design bias/variance audit over
 /// noisy worlds, run in the worker one bandwidth at a time (progress, cancel), with the exact
 /// population curves and a draggable bandwidth marker reading out both at the current h.
-import type { ChapterConfig, RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { onThemeChange } from '../../charts';
-import { button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, pending, precise } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from './fields';
+import type { ChapterConfig, RiskRow } from '../../engine';
+import { onThemeChange } from '../../theme/theme';
+import { button, controlRow, dataTable, slider } from '../../ui/controls';
+import { fixed, pending, precise } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../shared/laboratory-fields';
 import { AuditView, type AuditFrame } from './view';
-import './bias-variance.css';
-import { liveReadout, setText } from '../../core/readout';
-import { localPoint } from '../../core/pointer';
+import '../shared/laboratory.css';
+import { liveReadout, setText } from '../../ui/readout';
+import { localPoint } from '../../ui/pointer';
 import prose from './prose.html?raw';
 import meta from './meta';
 

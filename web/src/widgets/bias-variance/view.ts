@@ -1,10 +1,11 @@
 /// Figure 12.3 (left), live: bias², variance and MSE of the Monte-Carlo audit against h on a log
 /// axis (points on the grid), the exact population curves over a continuous range of h (dashed),
 /// the grid minimum (grey dashed line) and the draggable bandwidth marker (orange line).
-import { chartCanvas, createChart, lineLegend, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
-import type { LegendItem } from 'chart.js';
-import type { RiskRow } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { logTick, vertical, type XY } from './plot';
+import { chartCanvas, createChart, lineLegend, scheduleFrame, type Chart } from '../../charts';
+import { palette, type Palette } from '../../theme/theme';
+import type { LegendItem } from '../../charts';
+import type { RiskRow } from '../../engine';
+import { logTick, vertical, type XY } from '../shared/plot';
 
 
 export interface AuditFrame {
@@ -65,7 +66,7 @@ export class AuditView {
   }
 
   draw(frame: AuditFrame): void {
-    scheduleFrame(this.chart as unknown as Chart, () => this.fill(frame));
+    scheduleFrame(this.chart, () => this.fill(frame));
   }
 
   recolor(colors: Palette, frame: AuditFrame | null): void {

@@ -1,16 +1,17 @@
 /// Section 12.6's dot product: with q = (1, 0), k1 = (1, 0), k2 = (2, 0) both keys point along the
 /// query, yet qᵀk scores them 1 and 2 while −‖q − k‖² scores them 0 and −1. Drag the arrows and
 /// watch magnitude enter one score and not the other.
-import { canvasFont, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, type Chart, type Palette } from '../../charts';
-import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
-import { fixed, tuple } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import type { Plugin } from 'chart.js';
+import { canvasFont, chartCanvas, createChart, scheduleFrame, type Chart } from '../../charts';
+import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { button, controlRow, dataTable, slider, type Slider } from '../../ui/controls';
+import { fixed, tuple } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import type { Plugin } from '../../charts';
 import './dot-product.css';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import { localPoint } from '../../core/pointer';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import { localPoint } from '../../ui/pointer';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -159,7 +160,7 @@ export default defineWidget({
     host.root.append(layout, controlRow(reset), readout, tableBox);
 
     function paint(frame: Frame): void {
-      scheduleFrame(chart as unknown as Chart, () => {
+      scheduleFrame(chart, () => {
         chart.data.datasets.forEach((dataset, i) => {
           const name = NAMES[i];
           if (!name) return;

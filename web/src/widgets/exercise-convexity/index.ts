@@ -1,15 +1,15 @@
 /// Exercise 1's reveal: the convexity proof in three steps, checked live on the keys −2…2 with
 /// editable targets — NW weights nonnegative and summing to one keep the prediction in
 /// [min v, max v]; the signed OLS weights break step 1 and the prediction escapes.
-import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor } from './pencil';
-import { typeset } from '../../core/math-text';
-import { liveReadout, setText, testNode } from '../../core/readout';
+import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../ui/controls';
+import { fixed } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import { RangeStrip } from '../shared/range-strip';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../shared/pencil';
+import { typeset } from '../../ui/math-text';
+import { liveReadout, setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 

@@ -1,14 +1,14 @@
 /// Exercise 2's reveal: the OLS target weights on the keys −2…2 at q = 1.5, their sum, the
 /// negative entry, and a target vector of the reader's choice whose prediction may leave the range.
-import { controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, pending, tuple } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import { RangeStrip } from '../ols-vs-nw/range-strip';
-import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../exercise-convexity/pencil';
-import { typeset } from '../../core/math-text';
-import { liveReadout, setText, testNode } from '../../core/readout';
+import { controlRow, dataTable, querySlider } from '../../ui/controls';
+import { fixed, pending, tuple } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import { RangeStrip } from '../shared/range-strip';
+import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../shared/pencil';
+import { typeset } from '../../ui/math-text';
+import { liveReadout, setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 

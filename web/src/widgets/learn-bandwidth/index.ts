@@ -2,14 +2,15 @@
 /// leave-one-out risk of the Gaussian rule on the chapter's sample, from a start the reader picks,
 /// one step at a time or animated: the steps drawn on the leave-one-out curve, the fitted curve
 /// and the attention map at the current h. Every h, risk and gradient is the core's (looDescent).
-import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
+import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, pointsDataset, scheduleFrame, setDatasets, type Chart } from '../../charts';
+import { onThemeChange, palette, withAlpha, type Palette } from '../../theme/theme';
 import { evenTickIndices, Heatmap } from '../../charts/heatmap';
-import { button, controlRow, slider } from '../../core/controls';
-import { fixed, pending, precise, significant } from '../../core/format';
-import { call, keeping } from '../../core/protocol';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
+import { button, controlRow, slider } from '../../ui/controls';
+import { fixed, pending, precise, significant } from '../../ui/format';
+import { call, keeping } from '../../engine';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -265,7 +266,7 @@ export default defineWidget({
       const h = d.bandwidths[t] ?? Number.NaN;
       const accent = colors.orange;
       const path = colors.series[1] ?? colors.navy;
-      scheduleFrame(riskChart as unknown as Chart, () => {
+      scheduleFrame(riskChart, () => {
         setDatasets(riskChart, [
           curveDataset({ label: 'leave-one-out risk', borderColor: colors.truth, backgroundColor: colors.truth, borderWidth: 2, pointRadius: 0 }, { xs: s.curveBandwidths, ys: s.curveRisks }),
           curveDataset({ label: 'descent steps', borderColor: withAlpha(path, 0.8), backgroundColor: path, borderWidth: 1.5, pointRadius: 0 }, { xs: d.bandwidths, ys: d.risks }),
@@ -274,7 +275,7 @@ export default defineWidget({
         ]);
       });
       if (fit) {
-        scheduleFrame(fitChart as unknown as Chart, () => {
+        scheduleFrame(fitChart, () => {
           setDatasets(fitChart, [
             curveDataset({ label: 'truth', borderColor: colors.truth, backgroundColor: colors.truth, borderWidth: 2, pointRadius: 0 }, { xs: s.dense, ys: s.truth }),
             pointsDataset({ label: 'the chapter’s sample', backgroundColor: withAlpha(colors.sample, 0.72), borderColor: withAlpha(colors.sample, 0.72), pointRadius: 3 }, { xs: s.keys, ys: s.observed }),

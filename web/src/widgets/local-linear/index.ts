@@ -2,13 +2,14 @@
 /// Both curves at one bandwidth, both weight profiles at a draggable query (one-sided at the edge
 /// for NW, signed for the line), the exact bias of both across the query range from the
 /// laboratory's design, and optionally each curve's ±2 standard-deviation band.
-import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
-import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed } from '../../core/format';
-import { call, keeping } from '../../core/protocol';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
+import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, pointsDataset, scheduleFrame, setDatasets, type Chart } from '../../charts';
+import { onThemeChange, palette, withAlpha, type Palette } from '../../theme/theme';
+import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../ui/controls';
+import { fixed } from '../../ui/format';
+import { call, keeping } from '../../engine';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
 import './local-linear.css';
 import prose from './prose.html?raw';
 import meta from './meta';
@@ -205,7 +206,7 @@ export default defineWidget({
       if (!s || !c) return;
       const nwColor = colors.series[0] ?? colors.orange;
       const lineColor = colors.series[1] ?? colors.navy;
-      scheduleFrame(curveChart as unknown as Chart, () => {
+      scheduleFrame(curveChart, () => {
         const band = state.band
           ? [
               [c.nw, c.nwSd, nwColor, 'NW ±2 sd'],
@@ -232,7 +233,7 @@ export default defineWidget({
         ]);
       });
       const limit = axisLimit([c.nwBias, c.lineBias], 0.05);
-      scheduleFrame(biasChart as unknown as Chart, () => {
+      scheduleFrame(biasChart, () => {
         const y = biasChart.options.scales?.y;
         if (y) {
           y.min = -limit;
@@ -257,7 +258,7 @@ export default defineWidget({
       const nwColor = colors.series[0] ?? colors.orange;
       const lineColor = colors.series[1] ?? colors.navy;
       const top = axisLimit([p.nwWeights, p.lineWeights], 0.1);
-      scheduleFrame(weightChart as unknown as Chart, () => {
+      scheduleFrame(weightChart, () => {
         const y = weightChart.options.scales?.y;
         if (y) {
           y.min = -(2 * top) / 5;

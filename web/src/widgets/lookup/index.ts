@@ -1,14 +1,14 @@
 /// Figure 12.1, live: a three-point Gaussian lookup. Drag the query or the points, add points by
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
-import { onThemeChange } from '../../charts';
-import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, pending, precise, pythonFloat } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
+import { onThemeChange } from '../../theme/theme';
+import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../ui/controls';
+import { fixed, pending, precise, pythonFloat } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import { localPoint } from '../../core/pointer';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import { localPoint } from '../../ui/pointer';
 import prose from './prose.html?raw';
 import meta from './meta';
 

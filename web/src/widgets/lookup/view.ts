@@ -1,24 +1,9 @@
 /// Figure 12.1's two panels: the points with the query, the prediction star and the weighted
 /// connecting lines (left), and the weight bars with their values (right).
-import {
-  barPoints,
-  canvasFont,
-  chartCanvas,
-  createChart,
-  palette,
-  scheduleFrame,
-  setDatasets,
-  recolorStars,
-  markedTicksAxis,
-  setTickMarks,
-  starDataset,
-  weightBarChart,
-  withAlpha,
-  type Chart,
-  type Palette,
-} from '../../charts';
-import { fixed, indexed, significant } from '../../core/format';
-import type { Plugin } from 'chart.js';
+import { barPoints, canvasFont, chartCanvas, createChart, scheduleFrame, setDatasets, recolorStars, markedTicksAxis, setTickMarks, starDataset, weightBarChart, type Chart } from '../../charts';
+import { palette, withAlpha, type Palette } from '../../theme/theme';
+import { fixed, indexed, significant } from '../../ui/format';
+import type { Plugin } from '../../charts';
 
 export const X_RANGE = { min: 0, max: 6 } as const;
 export const Y_RANGE = { min: 0, max: 4 } as const;
@@ -127,8 +112,8 @@ export class LookupView {
   }
 
   draw(frame: LookupFrame): void {
-    scheduleFrame(this.scatter as unknown as Chart, () => this.fillScatter(frame));
-    scheduleFrame(this.bars as unknown as Chart, () => this.fillBars(frame));
+    scheduleFrame(this.scatter, () => this.fillScatter(frame));
+    scheduleFrame(this.bars, () => this.fillBars(frame));
   }
 
   recolor(colors: Palette, frame: LookupFrame | null): void {
@@ -168,7 +153,7 @@ export class LookupView {
       };
     });
     setDatasets(this.scatter, [points, star, query, ...links] as typeof datasets);
-    setTickMarks(this.scatter as unknown as Chart, [
+    setTickMarks(this.scatter, [
       { value: frame.query, label: `q=${significant(frame.query, 3)}` },
       ...frame.keys.map((key) => ({ value: key, label: significant(key, 3) })),
     ]);

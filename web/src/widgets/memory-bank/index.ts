@@ -1,14 +1,14 @@
 /// Section 12.6's job table beside a small live attention computation (the three-point lookup as a
 /// memory bank): selecting a job highlights the part of the computation that does it.
-import { bandwidthSlider, controlRow, querySlider } from '../../core/controls';
-import { fixed, pending, precise } from '../../core/format';
-import { typeset } from '../../core/math-text';
-import { scrollBox } from '../../core/scroll-box';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
+import { bandwidthSlider, controlRow, querySlider } from '../../ui/controls';
+import { fixed, pending, precise } from '../../ui/format';
+import { typeset } from '../../ui/math-text';
+import { scrollBox } from '../../ui/scroll-box';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
 import './memory-bank.css';
-import { setText, testNode } from '../../core/readout';
+import { setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 

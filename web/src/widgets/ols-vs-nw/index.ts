@@ -1,13 +1,14 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
-import { barPoints, barValueLabels, chartCanvas, createChart, onThemeChange, palette, scheduleFrame, weightTick, type Chart, type Palette } from '../../charts';
-import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../core/controls';
-import { fixed, pending, pythonFloat, tuple } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import { RangeStrip } from './range-strip';
-import { liveReadout, setText, testNode } from '../../core/readout';
+import { barPoints, barValueLabels, chartCanvas, createChart, scheduleFrame, weightTick, type Chart } from '../../charts';
+import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../ui/controls';
+import { fixed, pending, pythonFloat, tuple } from '../../ui/format';
+import { call } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import { RangeStrip } from '../shared/range-strip';
+import { liveReadout, setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -87,13 +88,13 @@ export default defineWidget({
     setText(rangeText, pending('target range [0, 0].'));
 
     function paintBars(olsWeights: Float64Array, nwWeights: Float64Array): void {
-      scheduleFrame(ols as unknown as Chart, () => {
+      scheduleFrame(ols, () => {
         const dataset = ols.data.datasets[0];
         if (!dataset) return;
         dataset.data = barPoints(olsWeights);
         dataset.backgroundColor = Array.from(olsWeights, (w) => (w < 0 ? colors.orange : colors.navy));
       });
-      scheduleFrame(nw as unknown as Chart, () => {
+      scheduleFrame(nw, () => {
         const dataset = nw.data.datasets[0];
         if (!dataset) return;
         dataset.data = barPoints(nwWeights);

@@ -1,13 +1,14 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks,
 /// optionally each with its exact pointwise ±2 standard-deviation band at the laboratory's noise.
-import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, onThemeChange, palette, pointsDataset, scheduleFrame, setDatasets, withAlpha, type Chart, type Palette } from '../../charts';
-import { button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
-import { fixed, significant } from '../../core/format';
-import { call, keeping } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import { setText } from '../../core/readout';
+import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, pointsDataset, scheduleFrame, setDatasets, type Chart } from '../../charts';
+import { onThemeChange, palette, withAlpha, type Palette } from '../../theme/theme';
+import { button, controlRow, dataTable, slider, type Slider } from '../../ui/controls';
+import { fixed, significant } from '../../ui/format';
+import { call, keeping } from '../../engine';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import { setText } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -124,7 +125,7 @@ export default defineWidget({
     function paint(): void {
       const current = lab;
       if (!current) return;
-      scheduleFrame(chart as unknown as Chart, () => {
+      scheduleFrame(chart, () => {
         setDatasets(chart, [
           curveDataset(
             { label: 'truth', borderColor: colors.truth, backgroundColor: colors.truth, borderWidth: 2, pointRadius: 0 },

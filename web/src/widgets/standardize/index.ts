@@ -1,16 +1,16 @@
 /// Exercise 5, live: two-dimensional keys whose features are reported in very different units.
 /// The same Gaussian bandwidth gives one attention map on the raw coordinates and another after
 /// standardising each feature with the training (key) mean and standard deviation.
-import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
-import { subheading } from '../../core/headings';
-import type { CsvRows } from '../../core/export';
+import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../ui/controls';
+import { fixed, precise } from '../../ui/format';
+import { subheading } from '../../ui/headings';
+import type { CsvRows } from '../../ui/download';
 import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../charts/heatmap';
-import { call } from '../../core/protocol';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
-import type { StandardizeExercise } from 'kernel-lens-wasm/kernel_lens.mjs';
+import { call } from '../../engine';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
+import type { StandardizeExercise } from '../../engine';
 import './standardize.css';
 import prose from './prose.html?raw';
 import meta from './meta';

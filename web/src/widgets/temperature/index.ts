@@ -1,13 +1,14 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
-import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../core/controls';
-import { fixed, precise } from '../../core/format';
-import { call, resultOf } from '../../core/protocol';
-import type { NumberParam, StateOf } from '../../core/state';
-import { typedNumber } from '../../core/typed-input';
-import { defineWidget } from '../../core/widget';
-import { liveReadout, setText, testNode } from '../../core/readout';
+import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart, type Chart } from '../../charts';
+import { onThemeChange, palette, withAlpha, type Palette } from '../../theme/theme';
+import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../ui/controls';
+import { fixed, precise } from '../../ui/format';
+import { call, resultOf } from '../../engine';
+import type { NumberParam, StateOf } from '../../ui/state';
+import { typedNumber } from '../../ui/typed-input';
+import { defineWidget } from '../../ui/host/widget';
+import { liveReadout, setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -111,7 +112,7 @@ export default defineWidget({
     );
 
     function paint(frame: Frame): void {
-      scheduleFrame(chart as unknown as Chart, () => {
+      scheduleFrame(chart, () => {
         chart.data.labels = state.keys.map((k, i) => `k${i + 1} = ${fixed(k, 2)}`);
         setDatasets(chart, [
           { label: 'kernel weights α', data: barPoints(frame.kernel), backgroundColor: colors.brown },

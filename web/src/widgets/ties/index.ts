@@ -1,16 +1,16 @@
 /// Exercise 4, live: keys [0, 0, 1] and the query 0. Halving h step by step drives the stable
 /// softmax of the log-scores toward the tie-splitting limit (0.5, 0.5, 0); h ≤ 0 is refused by
 /// the core's bandwidth check.
-import { barPoints, chartCanvas, onThemeChange, palette, scheduleFrame, setDatasets, weightBarChart, withAlpha, type Chart, type Palette } from '../../charts';
-import { button, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, pending, precise, tuple } from '../../core/format';
-import { call } from '../../core/protocol';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
+import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart } from '../../charts';
+import { call } from '../../engine';
+import { palette, withAlpha } from '../../theme/theme';
+import { button, controlRow, dataTable, slider } from '../../ui/controls';
+import { fixed, pending, precise, tuple } from '../../ui/format';
+import { defineWidget } from '../../ui/host/widget';
+import { liveReadout, setText, testNode } from '../../ui/readout';
 import './ties.css';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import prose from './prose.html?raw';
 import meta from './meta';
+import prose from './prose.html?raw';
 
 /// The exercise's keys (two exact nearest-key ties at the query) and query.
 const KEYS = [0, 0, 1] as const;
@@ -21,8 +21,6 @@ const MAX_HISTORY = 24;
 const params = {
   h: { kind: 'number', label: 'bandwidth h', default: 1, min: 1e-6, max: 10, scale: 'log' },
 } as const;
-
-type TiesState = StateOf<typeof params>;
 
 interface Step {
   h: number;
@@ -37,12 +35,13 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: TiesState = { ...initial };
-    const channel = host.channel('tie');
-    const limitChannel = host.channel('limit');
+  mount(host) {
     let colors = palette();
     let history: Step[] = [];
+    let limit: Float64Array | null = null;
+    /// The bandwidth asked for (it may lie outside the state's range: h = 0 is asked to be refused)
+    /// and whether its step extends the halving history or starts a new one.
+    let asked = { h: host.state.h, mode: 'replace' as 'append' | 'replace' };
     host.provideExport({
       name: 'halving history',
       csv: () =>
@@ -50,66 +49,55 @@ export default defineWidget({
           ? [['h', 'tau', 'weight 1', 'weight 2', 'weight 3'], ...history.map((step) => [step.h, step.tau, ...step.weights])]
           : [],
     });
-    let limit: Float64Array | null = null;
 
     const { box, canvas } = chartCanvas(
       'Weights of the keys 0, 0 and 1 for the query 0 at the current bandwidth, beside the tie-splitting limit (0.5, 0.5, 0)',
     );
-    const chart = weightBarChart(canvas, {
-      labels: KEYS.map((k, i) => `k${i + 1} = ${fixed(k, 0)}`),
-      legend: true,
-      max: 1.1,
-      step: 0.25,
-      printed: [0],
-    });
+    const chart = host.own(
+      weightBarChart(canvas, {
+        labels: KEYS.map((k, i) => `k${i + 1} = ${fixed(k, 0)}`),
+        legend: true,
+        max: 1.1,
+        step: 0.25,
+        printed: [0],
+      }),
+    );
 
     const hText = testNode('strong', 'bandwidth');
     const weightsText = testNode('strong', 'weights');
     const limitText = testNode('strong', 'limit');
     const readout = liveReadout('kl-readout', 'At h = ', hText, ' the weights are ', weightsText, '; the h → 0⁺ limit is ', limitText, '.');
 
-    const table = dataTable('Each halving of h', [
-      'step',
-      'h',
-      'τ = 2h²',
-      'score of k3',
-      'α1',
-      'α2',
-      'α3',
-      'α3 (unrounded)',
-    ]);
+    const table = dataTable('Each halving of h', ['step', 'h', 'τ = 2h²', 'score of k3', 'α1', 'α2', 'α3', 'α3 (unrounded)']);
     const tableBox = table.element;
     tableBox.classList.add('kl-ties__history');
 
     const bandwidth = slider({
       label: 'bandwidth h',
       spec: params.h,
-      value: state.h,
+      value: host.state.h,
       format: (h) => precise(h, 3),
-      onInput: (h) => start(h),
+      onInput: (h) => ask(h, 'replace'),
     });
     const typed = document.createElement('input');
     typed.type = 'number';
     typed.className = 'kl-input';
     typed.step = 'any';
-    typed.value = String(state.h);
+    typed.value = String(host.state.h);
     typed.setAttribute('aria-label', 'bandwidth h, typed value');
-    typed.addEventListener('change', () => {
-      const h = typed.value.trim() === '' ? Number.NaN : Number(typed.value);
-      void compute(h, 'replace');
-    });
+    typed.addEventListener('change', () => ask(typed.value.trim() === '' ? Number.NaN : Number(typed.value), 'replace'));
     const typedLabel = document.createElement('label');
     typedLabel.className = 'kl-ties__typed';
     typedLabel.append('type h ', typed);
 
     const halve = button('Halve h', () => {
       const last = history.at(-1);
-      if (last) void compute(last.h / 2, 'append');
+      if (last) ask(last.h / 2, 'append');
     });
     halve.setAttribute('aria-label', 'Halve h (Halve the bandwidth h)');
-    const zero = button('Try h = 0', () => void compute(0, 'replace'));
+    const zero = button('Try h = 0', () => ask(0, 'replace'));
     zero.setAttribute('aria-label', 'Try h = 0 (bandwidth h = 0)');
-    const reset = button('Start again at h = 1', () => start(params.h.default));
+    const reset = button('Start again at h = 1', () => ask(params.h.default, 'replace'));
     reset.setAttribute('aria-label', 'Start again at h = 1 (bandwidth h = 1)');
 
     host.root.append(box, controlRow(halve, zero, reset), controlRow(bandwidth.element, typedLabel), readout, tableBox);
@@ -118,8 +106,10 @@ export default defineWidget({
     setText(weightsText, pending('(0.0000, 0.0000, 0.0000)'));
     setText(limitText, pending('(0.0, 0.0, 0.0)'));
 
-    function paint(step: Step): void {
-      scheduleFrame(chart as unknown as Chart, () => {
+    function paint(): void {
+      const step = history.at(-1);
+      if (!step) return;
+      scheduleFrame(chart, () => {
         setDatasets(chart, [
           { label: `weights at h = ${precise(step.h, 3)}`, data: barPoints(step.weights), backgroundColor: colors.brown },
           {
@@ -136,7 +126,7 @@ export default defineWidget({
     function render(): void {
       const step = history.at(-1);
       if (!step) return;
-      paint(step);
+      paint();
       setText(hText, precise(step.h, 3));
       setText(weightsText, tuple(step.weights, 4));
       halve.disabled = step.h / 2 < params.h.min;
@@ -155,30 +145,6 @@ export default defineWidget({
       tableBox.scrollTop = tableBox.scrollHeight;
     }
 
-    /// Computes one bandwidth; 'append' adds it to the halving history, 'replace' starts a new one.
-    async function compute(h: number, mode: 'append' | 'replace'): Promise<void> {
-      try {
-        const results = await channel.request([
-          call('temperatureFromBandwidth', h),
-          call('logScores', QUERY, KEYS, 1, h),
-          call('attention', QUERY, KEYS, KEYS, 1, 1, h),
-        ] as const);
-        if (!results) return;
-        const [tau, scores, { weights }] = results;
-        host.clearError();
-        const step: Step = { h, tau, scores, weights };
-        history = mode === 'append' ? [...history, step].slice(-MAX_HISTORY) : [step];
-        state = { h };
-        host.setState(state);
-        if (h >= params.h.min && h <= params.h.max) bandwidth.set(h);
-        typed.value = String(h);
-        render();
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        host.showError(`h = ${Number.isNaN(h) ? typed.value || '(empty)' : precise(h, 3)} is refused: ${reason}. ${explain(h)}`);
-      }
-    }
-
     /// Why a refused bandwidth is no bandwidth, in the exercise's terms.
     function explain(h: number): string {
       const limitNote = limit ? ` The limit h → 0⁺ exists, ${tuple(limit, 1)}, but the value at h = 0 does not.` : '';
@@ -188,35 +154,49 @@ export default defineWidget({
       return '';
     }
 
-    function start(h: number): void {
-      void compute(h, 'replace');
-    }
-
-    async function loadLimit(): Promise<void> {
-      try {
-        const results = await limitChannel.request([call('nearestKeyLimit', QUERY, KEYS, 1)] as const);
-        if (!results) return;
-        limit = results[0];
-        setText(limitText, tuple(limit, 1));
-        const step = history.at(-1);
-        if (step) paint(step);
-      } catch (error) {
-        host.showError(error);
-      }
-    }
-
-    const stopTheme = onThemeChange((next: Palette) => {
-      colors = next;
-      const step = history.at(-1);
-      if (step) paint(step);
-    });
-    void loadLimit();
-    start(state.h);
-    return {
-      destroy() {
-        stopTheme();
-        chart.destroy();
+    /// One step of the exercise at the bandwidth asked for; a refused h keeps the figure as it was.
+    const weights = host.compute({
+      key: 'tie',
+      reads: [],
+      ask: () => [
+        call('temperatureFromBandwidth', asked.h),
+        call('logScores', QUERY, KEYS, 1, asked.h),
+        call('attention', QUERY, KEYS, KEYS, 1, 1, asked.h),
+      ] as const,
+      draw([tau, scores, { weights: stepWeights }]) {
+        const { h, mode } = asked;
+        const step: Step = { h, tau, scores, weights: stepWeights };
+        history = mode === 'append' ? [...history, step].slice(-MAX_HISTORY) : [step];
+        host.update({ h });
+        if (h >= params.h.min && h <= params.h.max) bandwidth.set(h);
+        typed.value = String(h);
+        render();
       },
-    };
+      refused(error) {
+        const { h } = asked;
+        host.showError(`h = ${Number.isNaN(h) ? typed.value || '(empty)' : precise(h, 3)} is refused: ${error.message}. ${explain(h)}`, 'tie');
+      },
+    });
+
+    function ask(h: number, mode: 'append' | 'replace'): void {
+      asked = { h, mode };
+      weights.refresh();
+    }
+
+    host.compute({
+      key: 'limit',
+      reads: [],
+      ask: () => [call('nearestKeyLimit', QUERY, KEYS, 1)] as const,
+      draw([nearest]) {
+        limit = nearest;
+        setText(limitText, tuple(nearest, 1));
+        paint();
+      },
+    });
+
+    host.onTheme((next) => {
+      colors = next;
+      paint();
+    });
   },
 });

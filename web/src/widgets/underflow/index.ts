@@ -1,17 +1,18 @@
 /// Section 12.5's numerical trap, live: a distant query and a small bandwidth make every directly
 /// exponentiated Gaussian kernel underflow to 0, so naive normalisation computes 0 ÷ 0; the
 /// log-space softmax of eq. 12.4 stays finite. The log-kernel identity is measured beside it.
-import type { Plugin } from 'chart.js';
-import { barPoints, canvasFont, chartCanvas, onThemeChange, palette, scheduleFrame, weightBarChart, type Chart, type Palette } from '../../charts';
-import { bandwidthSlider, controlRow, dataTable, slider } from '../../core/controls';
-import { fixed, pending, precise, scientific } from '../../core/format';
-import { subheading } from '../../core/headings';
-import { call } from '../../core/protocol';
-import { liveReadout, setText, testNode } from '../../core/readout';
-import type { StateOf } from '../../core/state';
-import { typedNumber } from '../../core/typed-input';
-import { defineWidget } from '../../core/widget';
-import type { UnderflowReport } from 'kernel-lens-wasm/kernel_lens.mjs';
+import type { Plugin } from '../../charts';
+import { barPoints, canvasFont, chartCanvas, scheduleFrame, weightBarChart, type Chart } from '../../charts';
+import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { bandwidthSlider, controlRow, dataTable, slider } from '../../ui/controls';
+import { fixed, pending, precise, scientific } from '../../ui/format';
+import { subheading } from '../../ui/headings';
+import { call } from '../../engine';
+import { liveReadout, setText, testNode } from '../../ui/readout';
+import type { StateOf } from '../../ui/state';
+import { typedNumber } from '../../ui/typed-input';
+import { defineWidget } from '../../ui/host/widget';
+import type { UnderflowReport } from '../../engine';
 import './underflow.css';
 import prose from './prose.html?raw';
 import meta from './meta';
@@ -194,7 +195,7 @@ export default defineWidget({
     );
 
     function paintBars(chart: Chart<'bar'>, labels: string[], weights: Float64Array, color: string): void {
-      scheduleFrame(chart as unknown as Chart, () => {
+      scheduleFrame(chart, () => {
         const dataset = chart.data.datasets[0];
         if (!dataset) return;
         chart.data.labels = labels;

@@ -1,19 +1,19 @@
 /// Your own data: paste, upload or edit a table of 1–8 key columns and one value column; the core
 /// parses and checks it, then smooths it (1-D keys) and scores every bandwidth by leave-one-out.
 /// A refused table leaves the last good data on screen with a message naming the row and column.
-import type { CsvTable, KernelName } from 'kernel-lens-wasm/kernel_lens.mjs';
-import { onThemeChange } from '../../charts';
-import { bandwidthSlider, button, controlRow, dataTable, slider, type Slider } from '../../core/controls';
-import { fixed, precise, significant } from '../../core/format';
+import type { CsvTable, KernelName } from '../../engine';
+import { onThemeChange } from '../../theme/theme';
+import { bandwidthSlider, button, controlRow, dataTable, slider, type Slider } from '../../ui/controls';
+import { fixed, precise, significant } from '../../ui/format';
 import { evenTickIndices, Heatmap } from '../../charts/heatmap';
-import type { Channel } from '../../core/bridge';
-import { call, keeping } from '../../core/protocol';
+import type { Channel } from '../../engine';
+import { call, keeping } from '../../engine';
 import { decodeUpload } from './decode-upload';
-import type { StateOf } from '../../core/state';
-import { defineWidget } from '../../core/widget';
+import type { StateOf } from '../../ui/state';
+import { defineWidget } from '../../ui/host/widget';
 import { paddedRange, YourDataView } from './view';
 import './your-data.css';
-import { liveReadout, setText } from '../../core/readout';
+import { liveReadout, setText } from '../../ui/readout';
 import prose from './prose.html?raw';
 import meta from './meta';
 

@@ -1,7 +1,8 @@
 /// The your-data panels: the reader's points with the smoothing curve and the query (1-D keys),
 /// and the leave-one-out curve over bandwidths with the current h marked.
-import { chartCanvas, createChart, palette, recolorStars, scheduleFrame, starDataset, type Chart, type Palette } from '../../charts';
-import { fixed } from '../../core/format';
+import { chartCanvas, createChart, recolorStars, scheduleFrame, starDataset, type Chart } from '../../charts';
+import { palette, type Palette } from '../../theme/theme';
+import { fixed } from '../../ui/format';
 
 export interface SmoothingFrame {
   keys: ArrayLike<number>;
@@ -94,7 +95,7 @@ export class YourDataView {
   }
 
   drawSmoothing(frame: SmoothingFrame): void {
-    scheduleFrame(this.smoothing as unknown as Chart, () => {
+    scheduleFrame(this.smoothing, () => {
       const [observed, curve, star, query] = this.smoothing.data.datasets;
       if (!observed || !curve || !star || !query) return;
       const x = paddedRange(frame.grid, 0);
@@ -116,7 +117,7 @@ export class YourDataView {
   }
 
   drawLoo(frame: LooFrame): void {
-    scheduleFrame(this.loo as unknown as Chart, () => {
+    scheduleFrame(this.loo, () => {
       const [curve, current] = this.loo.data.datasets;
       if (!curve || !current) return;
       curve.data = points(frame.bandwidths, frame.errors);

@@ -1,16 +1,16 @@
 /// Widget discovery: every `widgets/<name>/index.ts`, loaded lazily (one chunk per widget).
-import type { Schema } from './state';
-import type { WidgetDefinition } from './widget';
+import type { Schema } from '../ui/state';
+import type { WidgetDefinition } from '../ui/host/widget';
 
 type AnyWidget = WidgetDefinition<Schema>;
 
-const modules = import.meta.glob<{ default: AnyWidget }>('../widgets/*/index.ts');
+const modules = import.meta.glob<{ default: AnyWidget }>('./*/index.ts');
 
 const loaders = new Map<string, () => Promise<{ default: AnyWidget }>>(
   Object.entries(modules).map(([path, load]) => [path.split('/').at(-2) ?? path, load]),
 );
 
-const metas = import.meta.glob<{ default: WidgetMeta }>('../widgets/*/meta.ts', { eager: true });
+const metas = import.meta.glob<{ default: WidgetMeta }>('./*/meta.ts', { eager: true });
 
 /// What the page knows of a figure before its script loads (widgets/<name>/meta.ts).
 export interface WidgetMeta {

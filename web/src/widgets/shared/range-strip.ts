@@ -1,7 +1,7 @@
 /// A number line with the observed target range shaded and one marker per prediction, so a
 /// prediction that leaves [min, max] is seen at a glance (positions only; values come from the core).
-import { fixed } from '../../core/format';
-import { setText } from '../../core/readout';
+import { fixed } from '../../ui/format';
+import { setText } from '../../ui/readout';
 
 export interface StripFrame {
   low: number;

@@ -1,12 +1,12 @@
 /// The two ways the site shows widgets: the full page (the chapter's sections from index.html,
 /// every widget in its section in chapter order, each mounted as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
-import { applyTheme, followHostTheme, themeMode } from './charts/theme';
-import { setSubheadingLevel } from './core/headings';
-import { mountWidget } from './core/host';
-import { nextTask, prepareMath, typeset } from './core/math-text';
-import { loadWidget, showUnknownWidget, widgetMetas } from './core/registry';
-import { BEYOND_THE_CHAPTER } from './core/widget';
+import { applyTheme, followHostTheme, themeMode } from '../theme/theme';
+import { setSubheadingLevel } from '../ui/headings';
+import { mountWidget } from '../ui/host/host';
+import { nextTask, prepareMath, typeset } from '../ui/math-text';
+import { loadWidget, showUnknownWidget, widgetMetas } from '../widgets/registry';
+import { BEYOND_THE_CHAPTER } from '../ui/host/widget';
 import {
   elementCode,
   embedAddress,
@@ -17,8 +17,8 @@ import {
   shareUnavailable,
   widgetAddress,
   type EmbedCode,
-} from './core/share';
-import { onPrint, watchPrintLayout } from './embed/print';
+} from '../ui/share';
+import { onPrint, watchPrintLayout } from '../charts/print';
 
 const replaceAddress = (address: string): void => {
   if (address !== location.href) history.replaceState(history.state, '', address);

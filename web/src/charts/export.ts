@@ -1,40 +1,7 @@
-/// Downloads: a chart as PNG at twice its CSS size, and the numbers behind a figure as CSV.
+/// A chart as PNG at twice its CSS size, on the theme's surface colour.
 import { Chart } from 'chart.js';
-import { palette } from '../charts/theme';
-
-/// One CSV cell: numbers keep the core's full precision (shortest round-trip form), text is quoted
-/// when it holds a comma, quote or line break.
-export type CsvCell = string | number | boolean | null;
-export type CsvRows = readonly (readonly CsvCell[])[];
-
-function csvCell(value: CsvCell): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/// RFC 4180 text: rows joined by CRLF, ending with one.
-export function toCsv(rows: CsvRows): string {
-  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
-}
-
-/// Saves `blob` as `fileName` through a temporary link.
-export function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-export function downloadCsv(rows: CsvRows, fileName: string): void {
-  download(new Blob([toCsv(rows)], { type: 'text/csv;charset=utf-8' }), fileName);
-}
+import { palette } from '../theme/theme';
+import { download } from '../ui/download';
 
 /// The canvas redrawn at `scale` × its CSS size on the theme's surface colour. Chart.js charts are
 /// re-rendered at that pixel ratio (sharp text and lines); other canvases are scaled pixel by pixel.

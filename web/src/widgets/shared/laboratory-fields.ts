@@ -9,8 +9,8 @@ import {
   type Schema,
   type StateOf,
   type ValueOf,
-} from '../../core/state';
-import { setText } from '../../core/readout';
+} from '../../ui/state';
+import { setText } from '../../ui/readout';
 
 type FieldSpec = NumberParam | IntegerParam | NumberListParam;
 

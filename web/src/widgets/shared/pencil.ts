@@ -1,9 +1,9 @@
 /// Pieces shared by the pencil-exercise reveals: a "check your answer" disclosure and an editor for
 /// the five targets on the keys −2…2.
-import { button, controlRow } from '../../core/controls';
-import { fixed, tuple } from '../../core/format';
+import { button, controlRow } from '../../ui/controls';
+import { fixed, tuple } from '../../ui/format';
 import './pencil.css';
-import { setText } from '../../core/readout';
+import { setText } from '../../ui/readout';
 
 /// The keys of section 12.1 and exercises 1–2.
 export const EXERCISE_KEYS = [-2, -1, 0, 1, 2] as const;

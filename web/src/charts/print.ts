@@ -3,8 +3,8 @@
 /// does not resize by itself when print styles change its box). styles.css hides `.kl-no-print`
 /// and keeps figures whole.
 import { Chart } from 'chart.js';
-import { attachWaitingNow } from '../charts/create';
-import { drawPendingNow } from '../charts/frame';
+import { attachWaitingNow } from './create';
+import { drawPendingNow } from './frame';
 
 /// Calls `prepare` when printing starts (the `beforeprint` event, and print media for browsers
 /// and tools that switch media without it); returns the remover.

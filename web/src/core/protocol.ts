@@ -1,2 +1,0 @@
-/// The call descriptions live in web/src/engine/; widgets keep importing them from here.
-export * from '../engine/protocol';

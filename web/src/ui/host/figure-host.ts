@@ -1,0 +1,257 @@
+/// The one owner of a mounted figure's lifecycle (the `WidgetHost` a widget is given): its state,
+/// its computations and their staleness, its errors, theme subscriptions, disposal, long jobs and
+/// the "drawn" signal.
+///
+/// The drawn signal: while a computation, a `run` or a job is under way the figure has the
+/// attribute `data-kl-busy`; once none is and every chart it owns shows what it was given, the
+/// figure's `data-kl-drawn` counts up by one and it dispatches `kernel-lens:drawn` (bubbling,
+/// composed: a page hears it through `<kernel-lens-figure>`'s shadow root). Tests and exporters
+/// await that instead of a number of milliseconds.
+import { chartSettled, isChart, onChartsDrew, type AnyChart } from '../../charts';
+import { sharedBridge, type Bridge, type Channel, type CoreCall, type CoreResults } from '../../engine';
+import { onThemeChange, type Palette } from '../../theme/theme';
+import type { Schema, StateOf } from '../state';
+import { createJob } from './job';
+import type { Computation, ComputeSpec, Disposable, ExportTable, Job, JobSpec, WidgetHost } from './widget';
+
+/// The parts of the figure's frame the host writes into.
+export interface FigureParts {
+  readonly id: string;
+  readonly frame: HTMLElement;
+  readonly root: HTMLElement;
+  readonly embedded: boolean;
+  note(message: string): () => void;
+  waitingNote(message: string): () => void;
+  showError(message: string): void;
+  hideError(): void;
+  provideExport(table: ExportTable): () => void;
+  stateChanged(state: Record<string, unknown>): void;
+}
+
+/// A declared computation: the state keys it reads (all when undefined), and what asks the core.
+interface Declared<S extends Schema> {
+  reads: readonly (keyof S)[] | undefined;
+  ask(): void;
+}
+
+/// Two state values are the same: equal numbers, strings, booleans, or lists of equal numbers.
+function same(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+  return Object.is(a, b);
+}
+
+function dispose(thing: Disposable): void {
+  if ('destroy' in thing) thing.destroy();
+  else thing.disconnect();
+}
+
+export class FigureHost<S extends Schema> implements WidgetHost<S> {
+  readonly root: HTMLElement;
+  readonly embedded: boolean;
+  readonly bridge: Bridge = sharedBridge();
+  private current: StateOf<S>;
+  private readonly computations: Declared<S>[] = [];
+  private readonly owned: Disposable[] = [];
+  private readonly charts: AnyChart[] = [];
+  private readonly cleanups: Array<() => void> = [];
+  private errorSource: string | undefined;
+  private errorShown = false;
+  private busyCount = 0;
+  private drawnCount = 0;
+  private settleQueued = false;
+  private stopWaitingForCharts: (() => void) | null = null;
+  private mounted = false;
+  private destroyed = false;
+
+  constructor(
+    private readonly parts: FigureParts,
+    state: StateOf<S>,
+  ) {
+    this.root = parts.root;
+    this.embedded = parts.embedded;
+    this.current = state;
+  }
+
+  get state(): StateOf<S> {
+    return this.current;
+  }
+
+  update(partial: Partial<StateOf<S>>): void {
+    const changed = new Set<keyof S>();
+    for (const key of Object.keys(partial) as (keyof S)[]) {
+      if (!same(this.current[key], partial[key])) changed.add(key);
+    }
+    this.current = { ...this.current, ...partial };
+    this.parts.stateChanged(this.current as Record<string, unknown>);
+    if (!this.mounted || changed.size === 0) return;
+    for (const declared of this.computations) {
+      if (!declared.reads || declared.reads.some((key) => changed.has(key))) declared.ask();
+    }
+  }
+
+  setState(partial: Partial<StateOf<S>>): void {
+    this.current = { ...this.current, ...partial };
+    this.parts.stateChanged(this.current as Record<string, unknown>);
+  }
+
+  compute<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>): Computation {
+    const channel = this.bridge.channel(`${this.parts.id}/${spec.key}`, spec.depth);
+    const declared: Declared<S> = { reads: spec.reads, ask: () => this.ask(spec, channel) };
+    this.computations.push(declared);
+    if (this.mounted) declared.ask();
+    return { refresh: () => declared.ask() };
+  }
+
+  run<const C extends readonly CoreCall[]>(calls: C, signal?: AbortSignal): Promise<CoreResults<C>> {
+    return this.track(this.bridge.run(calls, signal));
+  }
+
+  job(spec: JobSpec): Job {
+    return createJob(spec, {
+      run: (calls, signal) => this.bridge.run(calls, signal),
+      track: (work) => void this.track(work),
+      showError: (error) => this.showError(error, `job:${spec.name}`),
+      clearError: () => this.clearError(`job:${spec.name}`),
+      own: (stop) => this.cleanups.push(stop),
+    });
+  }
+
+  own<T extends Disposable>(thing: T): T {
+    this.owned.push(thing);
+    if (isChart(thing)) this.charts.push(thing);
+    return thing;
+  }
+
+  onTheme(listener: (colors: Palette) => void): void {
+    this.cleanups.push(onThemeChange(listener, this.parts.frame));
+  }
+
+  listen<K extends keyof HTMLElementEventMap>(
+    target: EventTarget,
+    type: K,
+    listener: (event: HTMLElementEventMap[K]) => void,
+    options?: AddEventListenerOptions,
+  ): void {
+    const handler = listener as EventListener;
+    target.addEventListener(type, handler, options);
+    this.cleanups.push(() => target.removeEventListener(type, handler, options));
+  }
+
+  note(message: string): () => void {
+    return this.parts.note(message);
+  }
+
+  waitingNote(message: string): () => void {
+    return this.parts.waitingNote(message);
+  }
+
+  showError(reason: unknown, source?: string): void {
+    if (this.destroyed) return;
+    this.parts.showError(reason instanceof Error ? reason.message : String(reason));
+    this.errorShown = true;
+    this.errorSource = source;
+  }
+
+  clearError(source?: string): void {
+    if (!this.errorShown || (source !== undefined && source !== this.errorSource)) return;
+    this.errorShown = false;
+    this.errorSource = undefined;
+    this.parts.hideError();
+  }
+
+  provideExport(table: ExportTable): () => void {
+    return this.parts.provideExport(table);
+  }
+
+  channel(key: string, depth?: number): Channel {
+    return this.bridge.channel(`${this.parts.id}/${key}`, depth);
+  }
+
+  /// Runs every declared computation once the widget's `mount` returned, and signals the first
+  /// drawing once they are drawn.
+  start(): void {
+    this.mounted = true;
+    for (const declared of this.computations) declared.ask();
+    this.queueSettle();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.stopWaitingForCharts?.();
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    for (const thing of this.owned.splice(0).reverse()) dispose(thing);
+  }
+
+  /// Asks the core for `spec` at the current state on its channel; a superseded answer is dropped.
+  private ask<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>, channel: Channel): void {
+    if (this.destroyed || !this.mounted) return;
+    const state = this.current;
+    let calls: C | null;
+    try {
+      calls = spec.ask(state);
+    } catch (error) {
+      this.showError(error, spec.key);
+      return;
+    }
+    if (!calls) return;
+    void this.track(channel.request(calls)).then(
+      (results) => {
+        if (!results || this.destroyed) return;
+        this.clearError(spec.key);
+        try {
+          spec.draw(results, state);
+        } catch (error) {
+          this.showError(error, spec.key);
+        }
+      },
+      (error: unknown) => {
+        if (this.destroyed) return;
+        this.showError(error, spec.key);
+        spec.refused?.(error instanceof Error ? error : new Error(String(error)), state);
+      },
+    );
+  }
+
+  /// Counts `work` as under way until it settles; returns it.
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.busyCount += 1;
+    this.parts.frame.toggleAttribute('data-kl-busy', true);
+    const done = (): void => {
+      this.busyCount -= 1;
+      if (this.busyCount === 0) this.queueSettle();
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  /// Checks for the drawn signal in a task of its own: the answer's own handlers (which may start
+  /// the next computation) run first.
+  private queueSettle(): void {
+    if (this.settleQueued || this.destroyed) return;
+    this.settleQueued = true;
+    setTimeout(() => {
+      this.settleQueued = false;
+      this.settle();
+    }, 0);
+  }
+
+  private settle(): void {
+    if (this.destroyed || this.busyCount > 0) return;
+    this.parts.frame.toggleAttribute('data-kl-busy', false);
+    if (!this.charts.every(chartSettled)) {
+      if (!this.stopWaitingForCharts) {
+        this.stopWaitingForCharts = onChartsDrew(() => {
+          if (!this.charts.every(chartSettled)) return;
+          this.stopWaitingForCharts?.();
+          this.stopWaitingForCharts = null;
+          this.settle();
+        });
+      }
+      return;
+    }
+    this.drawnCount += 1;
+    const frame = this.parts.frame;
+    frame.dataset.klDrawn = String(this.drawnCount);
+    frame.dispatchEvent(new CustomEvent('kernel-lens:drawn', { bubbles: true, composed: true, detail: { count: this.drawnCount } }));
+  }
+}

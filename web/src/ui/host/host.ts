@@ -1,0 +1,172 @@
+/// Mounts a widget definition into a frame with its notes and error areas.
+import type { ShareTarget } from '../share';
+import { parseState, serializeState, type Schema } from '../state';
+import { FigureHost } from './figure-host';
+import { toolbar } from './toolbar';
+import type { ExportTable, WidgetDefinition } from './widget';
+
+let instances = 0;
+
+export interface MountOptions {
+  embedded: boolean;
+  /// The title is the document's <h1> (a widget shown alone on its page).
+  heading?: boolean;
+  /// Links, embed code and address-bar reflection; without it the share buttons are left out.
+  share?: ShareTarget;
+  /// Called after every state change.
+  onStateChange?: (state: Record<string, unknown>) => void;
+}
+
+export interface MountedFrame {
+  readonly frame: HTMLElement;
+  /// The figure's state now.
+  readonly state: Record<string, unknown>;
+  destroy(): void;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  return node;
+}
+
+/// A note line appended to `box`; returns what removes it.
+function noteIn(box: HTMLElement, message: string): () => void {
+  const item = element('p', 'kl-widget__note');
+  item.textContent = message;
+  box.append(item);
+  return () => item.remove();
+}
+
+/// Builds `<figure class="kl-widget">` in `container`, parses `params` against the widget's
+/// schema (rejected parameters become a visible note) and mounts the widget.
+export function mountWidget<S extends Schema>(
+  definition: WidgetDefinition<S>,
+  container: HTMLElement,
+  params: URLSearchParams,
+  options: MountOptions,
+): MountedFrame {
+  const id = `kl-${definition.name}-${++instances}`;
+  const frame = element('figure', 'kl-widget');
+  frame.dataset.widget = definition.name;
+  frame.id = id;
+  frame.setAttribute('aria-labelledby', `${id}-title`);
+
+  const header = element('figcaption', 'kl-widget__title');
+  header.id = `${id}-title`;
+  if (definition.figure) {
+    const label = element('span', 'kl-widget__figure');
+    label.textContent = `${definition.figure}. `;
+    header.append(label);
+  }
+  header.append(definition.title);
+  if (options.heading) {
+    const heading = element('h1', 'kl-widget__heading');
+    heading.append(...header.childNodes);
+    header.append(heading);
+  }
+
+  const notes = element('div', 'kl-widget__notes');
+  notes.setAttribute('role', 'status');
+  notes.setAttribute('aria-live', 'polite');
+  const error = element('p', 'kl-widget__error');
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const root = element('div', 'kl-widget__body');
+  // The loading note lies over the top of the figure instead of pushing it down: a note that
+  // comes and goes while the core loads would move the whole figure twice (a layout shift).
+  const loading = element('div', 'kl-widget__loading kl-no-print');
+  loading.setAttribute('role', 'status');
+  loading.setAttribute('aria-live', 'polite');
+  /// The notes over the figure, one below the other.
+  const overlay = element('div', 'kl-widget__overlay');
+  loading.append(overlay);
+
+  const exports: ExportTable[] = [];
+  const parsed = parseState(definition.params, params);
+  const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, host.state), options.share);
+  frame.append(header, notes, loading, root, error, tools.element);
+  frame.addEventListener('keydown', keepKeys);
+  container.append(frame);
+
+  const host = new FigureHost<S>(
+    {
+      id,
+      frame,
+      root,
+      embedded: options.embedded,
+      note: (message) => noteIn(notes, message),
+      waitingNote: (message) => noteIn(overlay, message),
+      showError(message) {
+        error.textContent = message;
+        error.hidden = false;
+        frame.classList.add('kl-widget--error');
+      },
+      hideError() {
+        error.hidden = true;
+        error.textContent = '';
+        frame.classList.remove('kl-widget--error');
+      },
+      provideExport(table) {
+        exports.push(table);
+        return () => {
+          const index = exports.indexOf(table);
+          if (index >= 0) exports.splice(index, 1);
+        };
+      },
+      stateChanged(state) {
+        tools.stateChanged();
+        options.onStateChange?.(state);
+      },
+    },
+    parsed.state,
+  );
+
+  if (parsed.rejected.length > 0) {
+    host.note(`Invalid parameters fell back to their defaults: ${parsed.rejected.join('; ')}.`);
+  }
+  const mounted = definition.mount(host, host.state);
+  host.start();
+  let removeRestartNote = (): void => undefined;
+  const stopRestartNotes = host.bridge.onRestart((reason) => {
+    removeRestartNote();
+    removeRestartNote = host.note(`The core stopped (${reason}) and was restarted; this figure keeps its state.`);
+  });
+  // A slow download of the core says so, instead of read-outs that stay empty.
+  let removeLoadingNote = (): void => undefined;
+  const stopLoadingNotes = host.bridge.onLoading((what) => {
+    removeLoadingNote();
+    if (what) removeLoadingNote = noteIn(overlay, `Loading ${what}…`);
+  });
+  return {
+    frame,
+    get state() {
+      return host.state as Record<string, unknown>;
+    },
+    destroy() {
+      stopLoadingNotes();
+      removeLoadingNote();
+      stopRestartNotes();
+      tools.destroy();
+      mounted?.destroy?.();
+      host.destroy();
+      frame.remove();
+    },
+  };
+}
+
+/// Keys a focused control uses stay inside the figure: a host page that listens on the document
+/// (a slide deck turning slides on the arrows or Space) does not see them.
+const CONTROL_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+const ACTIVATION_KEYS = new Set([' ', 'Spacebar', 'Enter']);
+const TEXT_INPUT = /^(text|search|number|email|url|tel|password)$/;
+
+function keepKeys(event: KeyboardEvent): void {
+  const target = event.composedPath()[0];
+  if (!(target instanceof HTMLElement)) return;
+  const control = target.closest('input, select, textarea, button, summary, [role="slider"], [role="button"], [tabindex]');
+  if (!control) return;
+  const typing = control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && TEXT_INPUT.test(control.type));
+  if (CONTROL_KEYS.has(event.key) || ACTIVATION_KEYS.has(event.key) || (typing && event.key.length === 1)) event.stopPropagation();
+}
+
