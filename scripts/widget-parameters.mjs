@@ -5,7 +5,7 @@
 //   node scripts/widget-parameters.mjs           rewrites the table between its markers
 //   node scripts/widget-parameters.mjs --check   exits 1 when the file's table is out of date
 // tests/docs/widget-parameters.test.mjs runs the same comparison.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -126,7 +126,9 @@ export function tableIn(text) {
 
 /// Every widget definition, loaded through Vite (the caller closes `server`).
 export async function loadWidgets(server) {
-  const names = readdirSync(`${root}web/src/widgets`, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const names = readdirSync(`${root}web/src/widgets`, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && existsSync(`${root}web/src/widgets/${entry.name}/index.ts`),
+  );
   return Promise.all(names.map(async ({ name }) => (await server.ssrLoadModule(`/src/widgets/${name}/index.ts`)).default));
 }
 

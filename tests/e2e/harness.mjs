@@ -74,9 +74,10 @@ export function embedPath(widget, params = {}) {
   return `embed.html?${search}`;
 }
 
-/// Waits until the element's text matches `pattern` and returns it.
-export async function waitForText(locator, pattern, timeout = 15000) {
-  await locator.waitFor({ timeout });
+/// Waits until the element's text matches `pattern` and returns it; `state: 'attached'` for an
+/// element in a hidden box.
+export async function waitForText(locator, pattern, timeout = 15000, state = 'visible') {
+  await locator.waitFor({ timeout, state });
   const deadline = Date.now() + timeout;
   let text = '';
   while (Date.now() < deadline) {

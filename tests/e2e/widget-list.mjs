@@ -1,8 +1,11 @@
 // The widget names (one folder each under web/src/widgets/), for tests that visit every embed.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
-export const widgetNames = readdirSync(new URL('../../web/src/widgets/', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+const widgetsDir = new URL('../../web/src/widgets/', import.meta.url);
+
+/// A widget is a folder with an index.ts (widgets/shared/ holds parts, not a widget).
+export const widgetNames = readdirSync(widgetsDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(new URL(`${entry.name}/index.ts`, widgetsDir)))
   .map((entry) => entry.name)
   .sort();
 

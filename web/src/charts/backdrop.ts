@@ -113,6 +113,13 @@ function paintBackdrop(chart: AnyChart, curves: number): void {
   const looks = curveLooks(chart).slice(0, curves);
   drawCurves(chart, looks);
   backdrop.curves = looks;
+  // A chart in a hidden box (display: none, an inactive slide) has a canvas of no pixels: no
+  // picture is taken of it (a canvas of width or height 0 cannot be drawn from), and its next
+  // frame after it is shown draws in full.
+  if (chart.canvas.width === 0 || chart.canvas.height === 0) {
+    backdrop.stale = true;
+    return;
+  }
   const picture = backdrop.picture ?? document.createElement('canvas');
   if (picture.width !== chart.canvas.width) picture.width = chart.canvas.width;
   if (picture.height !== chart.canvas.height) picture.height = chart.canvas.height;
@@ -168,47 +175,45 @@ export function paintBackground(chart: AnyChart): void {
 export const fastPath: Plugin = {
   id: 'klFastPath',
   beforeLayout(chart) {
-    const generic = chart;
     // Only a frame's update keeps or records a layout: one laid out for other reasons (the first
     // draw before any data, a resize) depends on more than the key (the data's overflow).
-    const key = holding.get(generic) ?? null;
-    if (keepsLayout(generic, key) && chart.chartArea && chart.chartArea.width > 0) return false;
-    if (key === null) laidOut.delete(generic);
-    else laidOut.set(generic, key);
+    const key = holding.get(chart) ?? null;
+    if (keepsLayout(chart, key) && chart.chartArea && chart.chartArea.width > 0) return false;
+    if (key === null) laidOut.delete(chart);
+    else laidOut.set(chart, key);
   },
   afterLayout(chart) {
-    const generic = chart;
-    const backdrop = backdropOf(generic);
+    const backdrop = backdropOf(chart);
     backdrop.stale = true;
     backdrop.plain = true;
-    count(generic, 'layouts');
+    count(chart, 'layouts');
   },
   beforeRender(chart) {
     if (holding.has(chart)) return false;
   },
   beforeDraw(chart) {
-    const generic = chart;
     const { ctx, canvas } = chart;
-    const backdrop = backdropOf(generic);
+    const backdrop = backdropOf(chart);
     const picture = backdrop.picture;
-    const usable = backdrop.use && !backdrop.stale && picture !== null && picture.width === canvas.width && picture.height === canvas.height;
+    const usable =
+      backdrop.use && !backdrop.stale && picture !== null && picture.width > 0 && picture.height > 0 && picture.width === canvas.width && picture.height === canvas.height;
     backdrop.use = false;
     if (!usable) {
-      paintBackground(generic);
+      paintBackground(chart);
       return;
     }
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.drawImage(picture, 0, 0);
     ctx.restore();
-    drawLegend(generic);
-    setCurvesDrawn(generic, backdrop.curves.length);
+    drawLegend(chart);
+    setCurvesDrawn(chart, backdrop.curves.length);
     try {
-      drawDatasets(generic);
+      drawDatasets(chart);
     } finally {
-      setCurvesDrawn(generic, 0);
+      setCurvesDrawn(chart, 0);
     }
-    count(generic, 'fastFrames');
+    count(chart, 'fastFrames');
     chart.notifyPlugins('afterDraw');
     return false;
   },

@@ -3,6 +3,15 @@
 /// the core (./figure.ts and what it imports) are fetched when the first figure nears the viewport,
 /// and figures mount one per task so a page of them keeps answering input while it loads. A
 /// printout mounts every figure still waiting.
+///
+/// The paper look under screen media (a deck exporter, a print preview): the attribute `paper` on
+/// the element, or the class `kl-paper` on the page's `<html>` or `<body>`, hides the buttons and
+/// share row as print does and mounts the figure at once. Readiness: the element gets
+/// `data-kl-ready` and its `ready` promise resolves once its figure has drawn its numbers (see
+/// ready.ts for the whole page's mark and event).
+import { pagePaper, watchPageTheme } from '../theme/host-theme';
+import { checkPage, markReady } from './ready';
+
 type FigureModule = typeof import('./figure');
 type Handle = Awaited<ReturnType<FigureModule['mountFigure']>>;
 
@@ -85,10 +94,15 @@ function mountAllForPrint(): void {
   for (const figure of all) schedule(figure);
 }
 
+const connected = new Set<KernelLensFigure>();
+
 let printHooks = false;
 function watchPrint(): void {
   if (printHooks) return;
   printHooks = true;
+  watchPageTheme(() => {
+    for (const figure of connected) figure.applyPaper();
+  });
   addEventListener('beforeprint', mountAllForPrint);
   addEventListener('afterprint', () => (printing = false));
   matchMedia('print').addEventListener('change', (event) => {
@@ -109,10 +123,21 @@ export class KernelLensFigure extends HTMLElement {
   /// so one removed figure cannot hold up the queue of the figures after it.
   private removed: Promise<void> = new Promise(() => {});
   private markRemoved: () => void = () => {};
-  private readonly attributesWatch = new MutationObserver(() => void this.handle?.update());
+  private readonly attributesWatch = new MutationObserver(() => {
+    this.applyPaper();
+    void this.handle?.update();
+  });
+  /// Resolves once the figure has drawn its numbers for the first time.
+  readonly ready: Promise<void>;
 
   constructor() {
     super();
+    this.ready = new Promise((done) => {
+      this.addEventListener('kernel-lens:drawn', () => {
+        markReady(this);
+        done();
+      });
+    });
     const shadow = this.attachShadow({ mode: 'open' });
     try {
       const first = new CSSStyleSheet();
@@ -133,8 +158,16 @@ export class KernelLensFigure extends HTMLElement {
     shadow.append(link, this.container);
   }
 
+  /// Takes the paper look when the element or the page asks for it; a waiting figure then mounts at once.
+  applyPaper(): void {
+    const paper = this.hasAttribute('paper') || pagePaper();
+    this.container.classList.toggle('kl-paper', paper);
+    if (paper && waiting.has(this)) schedule(this);
+  }
+
   connectedCallback(): void {
     watchPrint();
+    connected.add(this);
     if (this.container.classList.contains('kl-element--waiting')) {
       const note = document.createElement('p');
       note.className = 'kl-element__print-note';
@@ -145,13 +178,17 @@ export class KernelLensFigure extends HTMLElement {
     }
     this.removed = new Promise((done) => (this.markRemoved = done));
     this.attributesWatch.observe(this, { attributes: true });
+    this.applyPaper();
     if (this.handle || this.mounting || queue.includes(this)) return;
     waiting.add(this);
+    checkPage();
     if (visibility && !printing) visibility.observe(this);
     else schedule(this);
+    this.applyPaper();
   }
 
   disconnectedCallback(): void {
+    connected.delete(this);
     this.attributesWatch.disconnect();
     visibility?.unobserve(this);
     waiting.delete(this);
@@ -160,6 +197,7 @@ export class KernelLensFigure extends HTMLElement {
     this.handle?.destroy();
     this.handle = null;
     this.markRemoved();
+    checkPage();
   }
 
   /// Mounts the widget (called by the queue with the loaded figure code).

@@ -10,7 +10,7 @@ import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarg
 import { watchPrintLayout } from '../charts/print';
 
 /// Attributes of the element itself, never widget parameters.
-const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
+const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'paper', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
 
 /// The widget's parameters from the element's attributes (attribute names are lower case in HTML).
 function parameters(element: HTMLElement, schemaKeys: readonly string[]): URLSearchParams {
@@ -64,7 +64,7 @@ export async function mountFigure(
     style();
     const name = element.getAttribute('widget') ?? '';
     const params = Array.from(element.attributes)
-      .filter(({ name: attribute }) => attribute !== 'theme' && attribute !== 'font' && !attribute.startsWith('data-kl-'))
+      .filter(({ name: attribute }) => attribute !== 'theme' && attribute !== 'font' && attribute !== 'paper' && !attribute.startsWith('data-kl-'))
       .map(({ name: attribute, value }) => `${attribute}=${value}`)
       .join('\n');
     if (params === shown && (mounted || generation > 0)) return;

@@ -1,13 +1,13 @@
 /// Sizes every `<iframe data-kernel-lens>` on the page, present or added later, from the height
 /// messages its embed page posts (web/src/core/share.ts, reportHeight). A message counts only when
 /// it comes from that iframe's window and from the origin its `src` names.
-/// It also tells each iframe the host page's theme (`auto` figures inside follow it) and tells them
-/// again whenever it changes.
-/// The height message strings are repeated here so the loader needs nothing of the figure code.
-import { HOST_THEME_MESSAGE, pageTheme, watchPageTheme } from '../theme/host-theme';
+/// It also tells each iframe the host page's theme (`auto` figures inside follow it) and whether the
+/// page asks for the paper look, and tells them again whenever either changes; an iframe's figure
+/// says when it has drawn (see ready.ts).
+import { ASK_HEIGHT_MESSAGE, DRAWN_MESSAGE, HEIGHT_MESSAGE, HOST_THEME_MESSAGE, PAPER_MESSAGE } from '../base/messages';
+import { pagePaper, pageTheme, watchPageTheme } from '../theme/host-theme';
+import { checkPage, markReady } from './ready';
 
-const HEIGHT = 'kernel-lens:height';
-const ASK = 'kernel-lens:ask-height';
 const SELECTOR = 'iframe[data-kernel-lens]';
 
 function frameOrigin(frame: HTMLIFrameElement): string | null {
@@ -35,23 +35,26 @@ function notLoadedYet(frame: HTMLIFrameElement): boolean {
 function ask(frame: HTMLIFrameElement): void {
   const origin = frameOrigin(frame);
   if (!origin || origin === 'null' || notLoadedYet(frame)) return;
-  frame.contentWindow?.postMessage({ type: ASK }, origin);
-  tellTheme(frame, origin);
+  frame.contentWindow?.postMessage({ type: ASK_HEIGHT_MESSAGE }, origin);
+  tellPage(frame, origin);
 }
 
-function tellTheme(frame: HTMLIFrameElement, origin = frameOrigin(frame)): void {
+/// Tells an embed page the host page's theme and whether it asks for the paper look.
+function tellPage(frame: HTMLIFrameElement, origin = frameOrigin(frame)): void {
   if (!origin || origin === 'null' || notLoadedYet(frame)) return;
   frame.contentWindow?.postMessage({ type: HOST_THEME_MESSAGE, theme: pageTheme() }, origin);
+  frame.contentWindow?.postMessage({ type: PAPER_MESSAGE, paper: pagePaper() }, origin);
 }
 
 export function sizeFrames(): void {
   addEventListener('message', (event: MessageEvent) => {
     const data = event.data as { type?: unknown; height?: unknown } | null;
-    if (!data || data.type !== HEIGHT || typeof data.height !== 'number' || !Number.isFinite(data.height)) return;
+    if (!data || (data.type !== HEIGHT_MESSAGE && data.type !== DRAWN_MESSAGE)) return;
     for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) {
       if (frame.contentWindow !== event.source) continue;
       if (frameOrigin(frame) !== event.origin) return;
-      frame.style.height = `${Math.max(0, Math.ceil(data.height))}px`;
+      if (data.type === DRAWN_MESSAGE) markReady(frame);
+      else if (typeof data.height === 'number' && Number.isFinite(data.height)) frame.style.height = `${Math.max(0, Math.ceil(data.height))}px`;
       return;
     }
   });
@@ -60,15 +63,21 @@ export function sizeFrames(): void {
     'load',
     (event) => {
       const target = event.target;
-      if (target instanceof HTMLIFrameElement && target.matches(SELECTOR)) ask(target);
+      if (target instanceof HTMLIFrameElement && target.matches(SELECTOR)) {
+        // A new page in the iframe (a navigation): not drawn until it says so.
+        target.removeAttribute('data-kl-ready');
+        checkPage();
+        ask(target);
+      }
     },
     true,
   );
   for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) ask(frame);
-  let told = pageTheme();
+  let told = `${pageTheme()} ${pagePaper()}`;
   watchPageTheme(() => {
-    if (pageTheme() === told) return;
-    told = pageTheme();
-    for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) tellTheme(frame);
+    const now = `${pageTheme()} ${pagePaper()}`;
+    if (now === told) return;
+    told = now;
+    for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) tellPage(frame);
   });
 }

@@ -404,9 +404,13 @@ export class Bridge {
   /// dropped it) and the requests waiting for it would otherwise wait forever.
   private watch(worker: Worker, name: string): void {
     const locks = (navigator as Navigator & { locks?: LockManager }).locks;
-    void locks?.request(name, () => {
-      if (worker === this.worker) this.recover('the core worker stopped by itself');
-    });
+    // Where the browser denies Web Locks (third-party storage blocked in a cross-origin iframe,
+    // as in Incognito) the request rejects: the worker is then simply not watched.
+    locks
+      ?.request(name, () => {
+        if (worker === this.worker) this.recover('the core worker stopped by itself');
+      })
+      .catch(() => undefined);
   }
 
   private settle(id: number, response: CallResponse): void {

@@ -1,6 +1,8 @@
 /// The two ways the site shows widgets: the full page (the chapter's sections from index.html,
 /// every widget in its section in chapter order, each mounted as it nears the viewport, state in `<widget>.<param>` query entries) and one widget alone (`?widget=<name>&<param>=…`, for iframes
 /// and the standalone file). Both reflect each widget's state into the address as it changes.
+import { pagePaper, watchPageTheme } from '../theme/host-theme';
+import { ASK_HEIGHT_MESSAGE, DRAWN_MESSAGE, PAPER_MESSAGE } from '../base/messages';
 import { applyTheme, followHostTheme, themeMode } from '../theme/theme';
 import { setSubheadingLevel } from '../ui/headings';
 import { mountWidget } from '../ui/host/host';
@@ -149,7 +151,7 @@ export async function showPage(): Promise<void> {
     },
     { rootMargin: FIGURE_MARGIN },
   );
-  onPrint(() => {
+  const mountEverything = (): void => {
     for (const mount of [...typesetting]) mount();
     for (const mountFigure of [...figuresWaiting.values()]) mountFigure();
     for (const { show } of queue.splice(0)) void show(true);
@@ -158,7 +160,8 @@ export async function showPage(): Promise<void> {
       observer.unobserve(section);
       void show(true);
     }
-  });
+  };
+  onPrint(mountEverything);
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
@@ -257,6 +260,12 @@ export async function showPage(): Promise<void> {
     });
     observer.observe(place);
   }
+  // The paper look asked for under screen media (html.kl-paper): every figure mounts, as for print.
+  const paperNow = (): void => {
+    if (pagePaper()) mountEverything();
+  };
+  watchPageTheme(paperNow);
+  paperNow();
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   await staticProse;
 }
@@ -291,9 +300,39 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
       }
     : { reflect, unavailable: shareUnavailable };
   setSubheadingLevel(2);
-  const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share });
+  const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share, pageParams: ['widget', 'theme'] });
   reportHeight(name, mounted.frame);
-  if (window.parent !== window) fitWhenPrinted(mounted.frame);
+  if (window.parent !== window) {
+    fitWhenPrinted(mounted.frame);
+    followHostPaper();
+    reportDrawn(mounted.frame);
+  }
+}
+
+/// In an iframe: the paper look while the host page's loader says the page asks for it.
+function followHostPaper(): void {
+  addEventListener('message', (event: MessageEvent) => {
+    const data = event.data as { type?: unknown; paper?: unknown } | null;
+    if (event.source !== window.parent || data?.type !== PAPER_MESSAGE || typeof data.paper !== 'boolean') return;
+    document.documentElement.classList.toggle('kl-paper', data.paper);
+  });
+}
+
+/// In an iframe: tells the host page's loader each time the figure has drawn (its readiness).
+function reportDrawn(figure: HTMLElement): void {
+  const origin = location.ancestorOrigins?.[0];
+  const target = origin && origin !== 'null' ? origin : '*';
+  let count = 0;
+  const send = (): void => window.parent.postMessage({ type: DRAWN_MESSAGE, count }, target);
+  figure.addEventListener('kernel-lens:drawn', (event) => {
+    count = (event as CustomEvent<{ count: number }>).detail.count;
+    send();
+  });
+  // A loader that arrived after the figure drew asks for its height: it hears of the drawing too.
+  addEventListener('message', (event: MessageEvent) => {
+    const data = event.data as { type?: unknown } | null;
+    if (event.source === window.parent && data?.type === ASK_HEIGHT_MESSAGE && count > 0) send();
+  });
 }
 
 /// Inside an iframe the host prints the figure in a box of the height it had on screen; a printed

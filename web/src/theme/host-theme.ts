@@ -5,8 +5,6 @@
 /// to pass the host page's theme to Kernel Lens iframes.
 export type Theme = 'light' | 'dark';
 
-/// The message a host page's loader posts to each Kernel Lens iframe: `{ type, theme }`.
-export const HOST_THEME_MESSAGE = 'kernel-lens:host-theme';
 
 const schemeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 
@@ -16,7 +14,8 @@ export function pageTheme(readColorScheme = true): Theme {
   const marked = markedTheme(html) ?? (document.body ? markedTheme(document.body) : null);
   if (marked) return marked;
   if (readColorScheme) {
-    const scheme = getComputedStyle(html).colorScheme.trim().split(/\s+/);
+    // `light`, `only light` and `light only` name one scheme; `light dark` leaves the choice to the reader's setting.
+    const scheme = getComputedStyle(html).colorScheme.trim().split(/\s+/).filter((word) => word !== 'only');
     if (scheme.length === 1 && (scheme[0] === 'dark' || scheme[0] === 'light')) return scheme[0];
   }
   return schemeQuery?.matches ? 'dark' : 'light';
@@ -48,4 +47,11 @@ export function watchPageTheme(changed: () => void): void {
     changed();
   }, { once: true });
   schemeQuery?.addEventListener('change', changed);
+}
+
+/// Whether the host page asks for the paper look under screen media (a deck exporter, a print
+/// preview): the class `kl-paper` on its `<html>` or `<body>`. Figures then hide their buttons and
+/// share row and mount at once, as when printing.
+export function pagePaper(): boolean {
+  return document.documentElement.classList.contains('kl-paper') || Boolean(document.body?.classList.contains('kl-paper'));
 }

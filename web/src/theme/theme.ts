@@ -4,7 +4,8 @@
 /// colours and font from the computed style of the theme root it sits in, so a figure on a light
 /// host and one on a dark host keep their own palettes, and a `--kl-*` variable set on the root
 /// recolours the figure's charts.
-import { HOST_THEME_MESSAGE, pageTheme, watchPageTheme, type Theme } from './host-theme';
+import { HOST_THEME_MESSAGE } from '../base/messages';
+import { pageTheme, watchPageTheme, type Theme } from './host-theme';
 
 export type ThemeMode = 'light' | 'dark' | 'auto';
 export type { Theme };

@@ -1,5 +1,6 @@
 /// Shareable state: where a widget's state goes (the address bar, a link, an iframe embed code),
 /// the iframe auto-height protocol, and copying text to the clipboard.
+import { ASK_HEIGHT_MESSAGE, HEIGHT_MESSAGE } from '../base/messages';
 
 /// How a mounted widget's state becomes an address. `params` holds only the values that differ
 /// from the defaults (serializeState). A page that cannot give a usable address (a local file)
@@ -34,8 +35,6 @@ export interface HeightMessage {
   height: number;
 }
 
-export const HEIGHT_MESSAGE = 'kernel-lens:height';
-export const ASK_HEIGHT_MESSAGE = 'kernel-lens:ask-height';
 
 /// `embed.html?widget=<name>&<params>` resolved against `root` (the site's folder).
 export function embedAddress(root: string | URL, widget: string, params: URLSearchParams): string {

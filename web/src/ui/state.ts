@@ -63,6 +63,9 @@ export interface ParsedState<S extends Schema> {
   state: StateOf<S>;
   /// One line per rejected parameter, e.g. `h=abc (expected a number in [0.05, 5])`.
   rejected: string[];
+  /// One line per parameter that had no effect: not a parameter of the figure (with the nearest
+  /// one it may have meant), or given more than once (which one counts).
+  ignored: string[];
 }
 
 function expectation(spec: ParamSpec): string {
@@ -137,23 +140,71 @@ export function defaults<S extends Schema>(schema: S): StateOf<S> {
 }
 
 /// Reads every schema parameter from `params`; a missing one takes its default, an invalid one
-/// takes its default and is listed in `rejected`. Unknown parameters are ignored.
-export function parseState<S extends Schema>(
-  schema: S,
-  params: URLSearchParams,
-  ignore: readonly string[] = [],
-): ParsedState<S> {
+/// takes its default and is listed in `rejected`. A name that is neither a parameter nor one of
+/// `others` (the page's own, such as `widget` and `theme`), and a parameter given twice, are
+/// listed in `ignored`.
+export function parseState<S extends Schema>(schema: S, params: URLSearchParams, others: readonly string[] = []): ParsedState<S> {
   const state = defaults(schema) as Record<string, unknown>;
   const rejected: string[] = [];
   for (const [name, spec] of Object.entries(schema)) {
-    if (ignore.includes(name)) continue;
     const text = params.get(name);
     if (text === null) continue;
     const value = parseParam(spec, text);
     if (value === null) rejected.push(`${name}=${echoed(text)} (expected ${expectation(spec)})`);
     else state[name] = value;
   }
-  return { state: state as StateOf<S>, rejected };
+  return { state: state as StateOf<S>, rejected, ignored: ignoredParams(schema, params, others) };
+}
+
+/// The lines of `ParsedState.ignored`.
+function ignoredParams(schema: Schema, params: URLSearchParams, others: readonly string[]): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const name of params.keys()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const values = params.getAll(name);
+    if (name in schema || others.includes(name)) {
+      if (values.length > 1) lines.push(`${echoed(name)} is given ${values.length} times; the first, ${echoed(name)}=${echoed(values[0] ?? '')}, counts`);
+      continue;
+    }
+    const guess = nearestParam(schema, name);
+    lines.push(`${echoed(name)} is not a parameter of this figure${guess ? `; did you mean ${guess}?` : ''}`);
+  }
+  return lines;
+}
+
+/// The parameter `name` most likely meant: same letters in another case, or a name or a word of a
+/// label within a small edit distance; described as "label (name)".
+function nearestParam(schema: Schema, name: string): string | null {
+  const wanted = name.toLowerCase();
+  let best: { key: string; distance: number } | null = null;
+  for (const [key, spec] of Object.entries(schema)) {
+    const candidates = [key, ...spec.label.split(/[\s,()]+/)].map((word) => word.toLowerCase()).filter((word) => word.length > 0);
+    for (const candidate of candidates) {
+      const distance = editDistance(wanted, candidate);
+      const limit = candidate === key.toLowerCase() ? Math.max(1, Math.floor(candidate.length / 3)) : Math.floor(candidate.length / 4);
+      if (distance <= limit && (!best || distance < best.distance)) best = { key, distance };
+    }
+  }
+  if (!best) return null;
+  const label = schema[best.key]?.label ?? best.key;
+  return label === best.key ? best.key : `${label} (${best.key})`;
+}
+
+/// Levenshtein distance, for names of a few letters (a long name is cut first).
+function editDistance(a: string, b: string): number {
+  const s = a.slice(0, 64);
+  const t = b.slice(0, 64);
+  let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= t.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (s[i - 1] === t[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[t.length] ?? 0;
 }
 
 function formatParam(spec: ParamSpec, value: unknown): string {

@@ -15,6 +15,8 @@ export interface MountOptions {
   share?: ShareTarget;
   /// Called after every state change.
   onStateChange?: (state: Record<string, unknown>) => void;
+  /// Names in `params` that belong to the page, not the figure (embed.html's `widget`, `theme`).
+  pageParams?: readonly string[];
 }
 
 export interface MountedFrame {
@@ -83,7 +85,7 @@ export function mountWidget<S extends Schema>(
   loading.append(overlay);
 
   const exports: ExportTable[] = [];
-  const parsed = parseState(definition.params, params);
+  const parsed = parseState(definition.params, params, options.pageParams);
   const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, host.state), options.share);
   frame.append(header, notes, loading, root, error, tools.element);
   frame.addEventListener('keydown', keepKeys);
@@ -124,6 +126,12 @@ export function mountWidget<S extends Schema>(
 
   if (parsed.rejected.length > 0) {
     host.note(`Invalid parameters fell back to their defaults: ${parsed.rejected.join('; ')}.`);
+  }
+  if (parsed.ignored.length > 0) {
+    const message = `Parameters with no effect: ${parsed.ignored.join('; ')}.`;
+    host.note(message);
+    // Once per figure, for the author reading the console rather than the page.
+    console.warn(`Kernel Lens (${definition.name}): ${message}`);
   }
   const mounted = definition.mount(host, host.state);
   host.start();
