@@ -4,14 +4,14 @@
 // with the schema's default (where the table writes it out in full). The schemas are read from the
 // widget sources through Vite's module loader (the same transforms as the site build), not copied here.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DOC, loadWidgets, moduleLoader, parameterTable, tableIn } from '../../scripts/widget-parameters.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const widgetNames = readdirSync(`${root}web/src/widgets`, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+  .filter((entry) => entry.isDirectory() && existsSync(`${root}web/src/widgets/${entry.name}/index.ts`))
   .map((entry) => entry.name)
   .sort();
 

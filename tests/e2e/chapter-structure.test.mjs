@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openSite } from './harness.mjs';
+import { nextFrames, openSite } from './harness.mjs';
 import { widgetNames } from './widget-list.mjs';
 
 const CHAPTER_SECTIONS = [
@@ -151,7 +151,7 @@ async function followsTheChapter(path) {
     const waiting = page.locator('.kl-section--waiting').first();
     if ((await waiting.count()) === 0) break;
     await waiting.scrollIntoViewIfNeeded().catch(() => {});
-    await page.waitForTimeout(150);
+    await nextFrames(page);
   }
   await page.waitForFunction(() => !document.querySelector('.kl-section--waiting'), null, { timeout: 30000 });
   await page.evaluate(() => {
@@ -160,9 +160,9 @@ async function followsTheChapter(path) {
   });
   assert.equal(await page.locator('.kl-section .kl-widget').count(), widgetNames.length);
 
-  // Typesetting is asynchronous: give it time, then name what is still raw.
+  // Typesetting is asynchronous: read again after each rendered frame, then name what is still raw.
   let raw = [];
-  for (const deadline = Date.now() + 15000; Date.now() < deadline; await page.waitForTimeout(250)) {
+  for (const deadline = Date.now() + 15000; Date.now() < deadline; await nextFrames(page)) {
     raw = await rawTex(page);
     if (raw.length === 0) break;
   }

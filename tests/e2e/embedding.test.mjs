@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath, distDir, screenshot, scrollToFigure, waitForText } from './harness.mjs';
+import { CHROMIUM_ARGS, chromiumPath, distDir, figuresDrawn, nextFrames, screenshot, scrollToFigure, waitForText } from './harness.mjs';
 
 /// The chapter's three-point lookup (q = 3.5, h = 0.6) and the OLS witness (q = 1.5): printed digits.
 const LOOKUP_PREDICTION = '2.7412';
@@ -129,7 +129,7 @@ async function settledHeight(page, id) {
     }));
     last = { outer, ...sizes };
     if (outer > 200 && sizes.scroll <= sizes.client && sizes.scrollWidth <= sizes.clientWidth) return last;
-    await page.waitForTimeout(100);
+    await nextFrames(page);
   }
   throw new Error(`iframe #${id} never fitted its content: ${JSON.stringify(last)}`);
 }
@@ -146,11 +146,9 @@ test('the loader sizes two iframes to their figures (no scroll bars, no inline c
   // The figure grows (a fourth point adds a table row): the iframe follows without a scroll bar.
   await lookup.getByRole('button', { name: 'Add a point' }).click();
   await lookup.locator('.kl-table tbody tr').nth(3).waitFor();
-  let grown = first;
-  for (let attempt = 0; attempt < 100 && grown.outer <= first.outer; attempt++) {
-    await page.waitForTimeout(100);
-    grown = await settledHeight(page, 'frame-lookup');
-  }
+  // The loader sets the iframe's height from the figure's next height message.
+  await page.waitForFunction((height) => document.querySelector('#frame-lookup').getBoundingClientRect().height > height, first.outer);
+  const grown = await settledHeight(page, 'frame-lookup');
   assert.ok(grown.outer > first.outer, `the iframe grew with its figure (${first.outer} → ${grown.outer})`);
   await screenshot(page, 'embedding-host');
   assert.deepEqual(errors, []);
@@ -187,8 +185,20 @@ test('height messages from any other window or origin are ignored by the loader'
   await waitForText(lookup.getByTestId('prediction'), /\d/);
   const { outer } = await settledHeight(page, 'frame-lookup');
   // Same message shape, but posted by the host page itself (the wrong origin and the wrong source).
-  await page.evaluate(() => window.postMessage({ type: 'kernel-lens:height', height: 37 }, '*'));
-  await page.waitForTimeout(300);
+  // Messages are dispatched in order: once a message posted after it arrives, the loader has
+  // handled the forged one.
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        addEventListener('message', function seen(event) {
+          if (event.data !== 'after the forged one') return;
+          removeEventListener('message', seen);
+          requestAnimationFrame(() => done());
+        });
+        window.postMessage({ type: 'kernel-lens:height', height: 37 }, '*');
+        window.postMessage('after the forged one', '*');
+      }),
+  );
   const after = await page.locator('#frame-lookup').evaluate((node) => node.getBoundingClientRect().height);
   assert.equal(after, outer);
   await context.close();
@@ -323,7 +333,7 @@ test("math in a custom element is set in KaTeX's fonts; KaTeX's stylesheet stays
   // render-blocking stylesheet carries none of KaTeX's rules.
   const lookup = await open(`${site.url}embed.html?widget=lookup`, { width: 900, height: 900 }, true);
   await waitForText(lookup.page.getByTestId('prediction'), /\d/);
-  await lookup.page.waitForTimeout(500);
+  await figuresDrawn(lookup.page);
   assert.deepEqual(lookup.page.requests.filter((url) => /katex/i.test(url)), []);
   const css = await (await fetch(`${site.url}assets/kernel-lens.css`)).text();
   assert.ok(!/@font-face|KaTeX_|(^|\})\.katex[\w-]*\{/.test(css), 'kernel-lens.css holds KaTeX rules');
@@ -375,8 +385,10 @@ test('the loader is small, and a page without figures fetches nothing else', asy
   assert.ok(gzip <= 20000, `kernel-lens.js is ${gzip} bytes gzipped`);
 
   const { page, errors, context } = await open(host.url + 'plain.html', undefined, true);
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
+  // The loader has run once the element is defined; anything it fetches at load it has asked for.
+  await page.evaluate(() => customElements.whenDefined('kernel-lens-figure'));
+  await page.waitForLoadState('load');
+  await nextFrames(page);
   const fetched = page.requests.filter((url) => url.startsWith(site.url));
   assert.deepEqual(fetched, [`${site.url}kernel-lens.js`]);
   assert.ok(await page.evaluate(() => customElements.get('kernel-lens-figure') !== undefined));
@@ -386,8 +398,9 @@ test('the loader is small, and a page without figures fetches nothing else', asy
 
 test('a figure far below the viewport loads its code only when scrolled near, and print media mounts it at once', async () => {
   const { page, errors, context } = await open(host.url + 'far.html', undefined, true);
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
+  await page.evaluate(() => customElements.whenDefined('kernel-lens-figure'));
+  await page.waitForLoadState('load');
+  await nextFrames(page);
   assert.ok(!page.requests.some((url) => url.includes('kernel-lens-figure')), 'no figure code yet');
   await page.emulateMedia({ media: 'print' });
   const far = page.locator('#far');
@@ -414,7 +427,20 @@ test('an iframe never scrolled into view prints its chart with every curve', asy
   // The figure's numbers arrive; its chart waits for a frame that Chromium does not render for a
   // cross-origin iframe out of view.
   await waitForText(frame.locator('.kl-table tbody td').first(), /\d/);
-  await frame.locator('.kl-widget').evaluate(() => new Promise((done) => setTimeout(done, 500)));
+  // Every curve's numbers have arrived (no row still waits with "…").
+  await frame.locator('.kl-table tbody').evaluate(
+    (body) =>
+      new Promise((done) => {
+        const complete = () => !body.textContent.includes('…');
+        if (complete()) return done();
+        const observer = new MutationObserver(() => {
+          if (!complete()) return;
+          observer.disconnect();
+          done();
+        });
+        observer.observe(body, { subtree: true, childList: true, characterData: true });
+      }),
+  );
   /// Pixels of the grid-minimum curve (h = 0.18, the chapter's #0072B2) on the chart's canvas.
   const bluePixels = () =>
     frame.locator('canvas[role="img"]').first().evaluate((canvas) => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, waitForText } from './harness.mjs';
+import { embedPath, figuresDrawn, openSite, waitForText } from './harness.mjs';
 import { CHAPTER_AUDIT_TABLE as CHAPTER_TABLE } from './chapter-numbers.mjs';
 
 const fixture = JSON.parse(await readFile(new URL('./fixtures/export.json', import.meta.url), 'utf8'));
@@ -90,15 +90,7 @@ test('each chart downloads as a PNG at twice its CSS size', async () => {
 
 test('bias-variance: the audit table as CSV rounds to the chapter table', async () => {
   const { page } = await site.newPage(embedPath('bias-variance'));
-  let rows = [];
-  for (let attempt = 0; attempt < 150 && rows.length < 9; attempt++) {
-    await page.waitForTimeout(200);
-    const downloads = page.locator('.kl-share__downloads');
-    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
-    rows = await downloadFrom(page, 'bias-variance table (CSV)', 2000)
-      .then(({ body }) => parseCsv(body.toString('utf8')))
-      .catch(() => []);
-  }
+  const rows = await csvWhenReady(page, 'bias-variance table (CSV)');
   assert.deepEqual(rows[0], ['h', 'tau', 'bias2', 'variance', 'MSE']);
   assert.deepEqual(
     rows.slice(1).map((row) => row.map((cell, i) => Number(cell).toFixed(i === 0 ? 2 : 4))),
@@ -109,15 +101,7 @@ test('bias-variance: the audit table as CSV rounds to the chapter table', async 
 test('attention-map: the 31 x 60 attention matrix as CSV, every row summing to one', async () => {
   const { page } = await site.newPage(embedPath('attention-map'));
   await page.locator('.kl-widget canvas').first().waitFor();
-  let rows = [];
-  for (let attempt = 0; attempt < 30 && rows.length === 0; attempt++) {
-    await page.waitForTimeout(200);
-    const downloads = page.locator('.kl-share__downloads');
-    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
-    rows = await downloadFrom(page, 'attention matrix (CSV)', 2000)
-      .then(({ body }) => parseCsv(body.toString('utf8')))
-      .catch(() => []);
-  }
+  const rows = await csvWhenReady(page, 'attention matrix (CSV)');
   assert.equal(rows.length, 32);
   assert.equal(rows[0].length, 61);
   assert.equal(Number(rows[1][0]), -2.9);
@@ -131,15 +115,7 @@ test('attention-map: the 31 x 60 attention matrix as CSV, every row summing to o
 test('dot-product: the chapter scores 1 and 2 with their weights as CSV', async () => {
   const { page } = await site.newPage(embedPath('dot-product'));
   await page.locator('.kl-table tbody tr').first().waitFor();
-  let rows = [];
-  for (let attempt = 0; attempt < 30 && rows.length === 0; attempt++) {
-    await page.waitForTimeout(200);
-    const downloads = page.locator('.kl-share__downloads');
-    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
-    rows = await downloadFrom(page, 'scores and weights (CSV)', 2000)
-      .then(({ body }) => parseCsv(body.toString('utf8')))
-      .catch(() => []);
-  }
+  const rows = await csvWhenReady(page, 'scores and weights (CSV)');
   assert.equal(rows.length, 3);
   // Section 12.6: q = (1, 0), k1 = (1, 0), k2 = (2, 0) have dot products 1 and 2.
   assert.deepEqual(rows.slice(1).map((row) => [row[0], row[2]]), [['k1', '1'], ['k2', '2']]);
@@ -147,18 +123,12 @@ test('dot-product: the chapter scores 1 and 2 with their weights as CSV', async 
   assertClose(Number(rows[1][3]), 1 / (1 + Math.E), 'softmax weight of k1');
 });
 
-/// Downloads the CSV named `name`, retrying while the figure is still computing.
+/// Downloads the CSV named `name` once the figure has drawn everything it computes (an audit
+/// included: its job counts as work under way).
 async function csvWhenReady(page, name) {
-  let rows = [];
-  for (let attempt = 0; attempt < 30 && rows.length === 0; attempt++) {
-    await page.waitForTimeout(200);
-    const downloads = page.locator('.kl-share__downloads');
-    if (await downloads.evaluate((node) => node.open)) await downloads.locator('summary').click();
-    rows = await downloadFrom(page, name, 2000)
-      .then(({ body }) => parseCsv(body.toString('utf8')))
-      .catch(() => []);
-  }
-  return rows;
+  await figuresDrawn(page, 180000);
+  const { body } = await downloadFrom(page, name);
+  return parseCsv(body.toString('utf8'));
 }
 
 test('underflow: naive weights are NaN at q = 1000, h = 0.1 while the stable ones sum to one on the nearest key', async () => {

@@ -157,3 +157,21 @@ export async function afterDrawn(figure, action, timeout = 15000) {
   );
   return drawnCount(figure);
 }
+
+/// Waits until every figure mounted on the page has drawn and none has work under way (the
+/// full page mounts figures as the reader nears them: this speaks of those mounted).
+export async function figuresDrawn(page, timeout = 30000) {
+  await page.waitForFunction(
+    () => {
+      const figures = [...document.querySelectorAll('.kl-widget')];
+      return figures.length > 0 && figures.every((figure) => figure.dataset.klDrawn && !figure.hasAttribute('data-kl-busy'));
+    },
+    null,
+    { timeout },
+  );
+}
+
+/// Waits until the browser has rendered two frames (what a scroll or a resize changed is laid out).
+export async function nextFrames(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}

@@ -5,7 +5,7 @@
 // (every shift without recent input, during the load and the audit's run).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, figuresDrawn, nextFrames, openSite, waitForText } from './harness.mjs';
 import { widgetNames } from './widget-list.mjs';
 
 let site;
@@ -39,10 +39,10 @@ const PAGES = [
     // before it comes into view.
     done: async (page) => {
       await page.locator('#section-ols-vs-nw .kl-prose .katex').first().waitFor();
-      await page.waitForTimeout(500);
+      await nextFrames(page);
       for (let step = 0; step < 12; step++) {
         await page.mouse.wheel(0, 100);
-        await page.waitForTimeout(100);
+        await nextFrames(page);
       }
       await waitForText(page.locator('#section-ols-vs-nw .kl-widget [data-testid]').first(), /\d/);
     },
@@ -53,7 +53,8 @@ for (const { name, path, done } of PAGES) {
   test(`${name} mounts without a layout shift at 412 px`, async () => {
     const { page, errors } = await site.newPage(path, { init: recordShifts });
     await done(page);
-    await page.waitForTimeout(1500);
+    await figuresDrawn(page);
+    await nextFrames(page);
     const shifts = await page.evaluate(() => globalThis.klShifts);
     const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
     assert.ok(total < 0.001, `layout shift ${total.toFixed(4)}: ${JSON.stringify(shifts)}`);
@@ -61,7 +62,7 @@ for (const { name, path, done } of PAGES) {
   });
 }
 
-/// Every other embed, settled 3 s after it appears: these mount without a shift too; the rest
+/// Every other embed, once it has drawn: these mount without a shift too; the rest
 /// still shift a little (their read-outs or tables change size when the answer lands), each
 /// within Lighthouse's "good" (0.1).
 const STILL = ['attention-map', 'underflow', 'memory-bank', 'exercise-convexity', 'exercise-ols-weights', 'standardize', 'ties'];
@@ -74,8 +75,8 @@ test('every other embed mounts without a shift, or (still) within 0.1, at 412 px
   const totals = {};
   for (const widget of [...STILL, ...SMALL]) {
     const { page, errors } = await site.newPage(embedPath(widget), { init: recordShifts });
-    await page.locator('.kl-widget').waitFor();
-    await page.waitForTimeout(3000);
+    await afterDrawn(page.locator('.kl-widget'));
+    await nextFrames(page);
     const shifts = await page.evaluate(() => globalThis.klShifts);
     totals[widget] = { total: shifts.reduce((sum, shift) => sum + shift.value, 0), shifts };
     assert.deepEqual(errors, [], widget);

@@ -121,7 +121,22 @@ test('10,000 widget updates keep the page JS heap flat', async () => {
         slider.dispatchEvent(new Event('input', { bubbles: true }));
         if (i % 50 === 49) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
       }
-      await new Promise((done) => setTimeout(done, 300));
+      // Until the figure has answered the last input (no work under way) and drawn it.
+      const figure = document.querySelector('.kl-widget');
+      await new Promise((done) => {
+        const idle = () => !figure.hasAttribute('data-kl-busy');
+        const observer = new MutationObserver(() => {
+          if (!idle()) return;
+          observer.disconnect();
+          done();
+        });
+        observer.observe(figure, { attributes: true, attributeFilter: ['data-kl-busy'] });
+        if (idle()) {
+          observer.disconnect();
+          done();
+        }
+      });
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     }, count);
   await drive(1000);
   const start = await jsHeap(page);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.mjs';
-import { distDir, embedPath, openSite, waitForText } from './harness.mjs';
+import { distDir, embedPath, figuresDrawn, openSite, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -35,7 +35,9 @@ async function wasmFetched(path, base = site.url) {
 test('the lookup loads only the core module', async () => {
   const { page, fetched, errors, close } = await wasmFetched(embedPath('lookup'));
   await waitForText(page.getByTestId('prediction'), /2\.7412/);
-  await page.waitForTimeout(500);
+  // Every call of the figure is answered once it has drawn (a call of the laboratory's among them
+  // would have fetched its module by then).
+  await figuresDrawn(page);
   assert.ok(fetched.some((name) => name.startsWith('kernel_lens_core')), `fetched: ${fetched.join(', ')}`);
   assert.ok(!fetched.some((name) => name.startsWith('kernel_lens_lab')), `fetched: ${fetched.join(', ')}`);
   assert.deepEqual(errors, []);

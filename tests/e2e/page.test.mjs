@@ -2,7 +2,7 @@
 // typeset formulas, one widget per embed, visible notes for unknown widgets and bad parameters.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, scrollToFigure, waitForText } from './harness.mjs';
+import { embedPath, figuresDrawn, nextFrames, openSite, screenshot, scrollToFigure, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -30,7 +30,7 @@ test('index.html shows every widget in chapter order, typeset, with no console e
     'chapter order',
   );
   assert.equal(await page.locator('h1').textContent(), 'Kernel Regression: Attention Before It Was Learnable');
-  await page.waitForTimeout(500);
+  await figuresDrawn(page);
   await screenshot(page, 'page');
   assert.deepEqual(errors, []);
 });
@@ -41,16 +41,20 @@ test('at load only the figures near the viewport mount, also when a figure above
   // section, near when the page opened, is then well below the mount margin and waits too.
   const { page, errors } = await site.newPage('index.html', { viewport: { width: 412, height: 823 } });
   await page.locator('#section-ols-vs-nw .kl-prose .katex').first().waitFor();
-  await page.waitForTimeout(1500);
+  // Every figure's script has arrived once the page is no longer busy: a figure that would mount
+  // at load has had its chance.
+  await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  await nextFrames(page);
   assert.equal(await page.locator('.kl-widget').count(), 0, 'no figure mounts below the first screen at load');
   assert.equal(await page.locator('#section-ols-vs-nw .kl-figure-waiting').count(), 1);
   // A reader scrolling down: the figure mounts before it comes into view.
   for (let y = 0; y < 700; y += 100) {
     await page.mouse.wheel(0, 100);
-    await page.waitForTimeout(100);
+    await nextFrames(page);
   }
   await page.locator('#section-ols-vs-nw .kl-widget').waitFor();
-  await page.waitForTimeout(1500);
+  await figuresDrawn(page);
+  await nextFrames(page);
   const sections = await page.locator('.kl-section').evaluateAll((nodes) =>
     nodes.map((node) => ({ id: node.id, top: node.getBoundingClientRect().top, mounted: !node.classList.contains('kl-section--waiting') })),
   );
@@ -67,7 +71,8 @@ test("when KaTeX's script does not load, the formulas show as their TeX rather t
   await page.route('**/assets/katex-*.js', (route) => route.abort());
   await page.goto(`${site.url}index.html`);
   await page.locator('#section-ols-vs-nw .kl-widget').waitFor();
-  await page.waitForTimeout(500);
+  // Each formula gives up waiting for KaTeX once its script failed: none stays pending.
+  await page.waitForFunction(() => !document.querySelector('#kl-page .kl-math--pending'));
   const math = await page.locator('#kl-page .kl-math').evaluateAll((nodes) =>
     nodes.map((node) => ({ pending: node.classList.contains('kl-math--pending'), visible: getComputedStyle(node).visibility, text: node.textContent })),
   );
@@ -96,7 +101,7 @@ test('every slider and button on the page has an accessible name; every canvas a
 test('the page works at 360 px without horizontal scrolling', async () => {
   const { page, errors } = await site.newPage('index.html', { viewport: { width: 360, height: 800 }, colorScheme: 'dark' });
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
-  await page.waitForTimeout(500);
+  await figuresDrawn(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
   await screenshot(page, 'page-360-dark');

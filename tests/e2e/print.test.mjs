@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
-import { distDir, openSite, waitForText } from './harness.mjs';
+import { distDir, figuresDrawn, openSite, waitForText } from './harness.mjs';
 import { widgetNames } from './widget-list.mjs';
 
 let site;
@@ -73,7 +73,7 @@ async function prepareForPrint(page) {
   );
   await waitForText(page.locator('#section-ols-vs-nw').getByTestId('ols-prediction'), /\d/);
   await waitForText(page.locator('#section-lookup').getByTestId('prediction'), /\d/);
-  await page.waitForTimeout(500);
+  await figuresDrawn(page);
 }
 
 test('print media mounts every waiting figure of the full page and hides its buttons', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.mjs';
-import { distDir, embedPath, openSite } from './harness.mjs';
+import { distDir, embedPath, nextFrames, openSite } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 /// The audit's figure fills in while its Monte Carlo runs, so two pages of it differ in progress,
@@ -32,28 +32,14 @@ const canvases = (page) =>
   page.locator('canvas').evaluateAll((list) => list.filter((canvas) => canvas.isConnected && canvas.width > 0).map((canvas) => canvas.toDataURL()));
 
 /// The canvases once they equal `expected`, or as they are after `ms`: a flip's redraws take a few
-/// frames, more on a loaded machine (a fixed wait let a slow redraw fail the comparison).
+/// frames, more on a loaded machine; read again after each rendered frame.
 async function canvasesLike(page, expected, ms = 5000) {
   const deadline = Date.now() + ms;
   for (;;) {
     const now = await canvases(page);
     const same = now.length === expected.length && now.every((pixels, i) => pixels === expected[i]);
     if (same || Date.now() > deadline) return now;
-    await page.waitForTimeout(100);
-  }
-}
-
-/// The canvases once two reads 300 ms apart agree: `settle` sees the network and the busy regions
-/// go quiet, not the worker's first results drawn (on a loaded machine a figure's first curves
-/// may land after it, and a snapshot taken before them is not the figure's picture).
-async function stableCanvases(page, ms = 20000) {
-  const deadline = Date.now() + ms;
-  let last = await canvases(page);
-  for (;;) {
-    await page.waitForTimeout(300);
-    const now = await canvases(page);
-    if ((now.length === last.length && now.every((pixels, i) => pixels === last[i])) || Date.now() > deadline) return now;
-    last = now;
+    await nextFrames(page);
   }
 }
 
@@ -61,11 +47,11 @@ for (const name of widgetNames.filter((widget) => !PROGRESSIVE.has(widget))) {
   test(`${name}: after a light → dark flip its charts equal a fresh dark page's, and after a flip back its own`, async () => {
     const { page, errors } = await site.newPage(embedPath(name), { colorScheme: 'light' });
     await settle(page);
-    const light = await stableCanvases(page);
+    const light = await canvases(page);
     await page.emulateMedia({ colorScheme: 'dark' });
     const fresh = await site.newPage(embedPath(name), { colorScheme: 'dark' });
     await settle(fresh.page);
-    const dark = await stableCanvases(fresh.page);
+    const dark = await canvases(fresh.page);
     const flipped = await canvasesLike(page, dark);
     assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
     assert.equal(flipped.length, dark.length);
@@ -133,7 +119,7 @@ async function until(read, accept, timeout = 10000) {
   const deadline = Date.now() + timeout;
   let value = await read();
   while (!accept(value) && Date.now() < deadline) {
-    await new Promise((done) => setTimeout(done, 100));
+    await new Promise((done) => setTimeout(done, 50));
     value = await read();
   }
   return value;

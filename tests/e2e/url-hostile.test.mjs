@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite } from './harness.mjs';
+import { afterDrawn, embedPath, openSite } from './harness.mjs';
 import { widgetNames } from './widget-list.mjs';
 
 const widgetsDir = new URL('../../web/src/widgets/', import.meta.url);
@@ -97,7 +97,8 @@ for (const widget of widgets) {
       const text = (await notes.allTextContents()).join(' ');
       assert.match(text, /fell back to their defaults/, `no fallback note for ${JSON.stringify(value.slice(0, 60))}`);
       for (const name of widget.params) assert.ok(text.includes(`${name}=`), `the note names ${name}`);
-      await page.waitForTimeout(150);
+      // Whatever the value could have run would have run by the figure's first drawing.
+      await afterDrawn(frame);
       assert.equal(await page.evaluate(() => window.__pwned), undefined, `executed: ${value.slice(0, 60)}`);
       assert.equal(await frame.locator('script, img[src="x"]').count(), 0);
       assert.equal(await page.locator('.kl-widget__error:not([hidden])').count(), 0, `error shown for ${JSON.stringify(value.slice(0, 60))}`);

@@ -1,5 +1,6 @@
 // The widget names (one folder each under web/src/widgets/), for tests that visit every embed.
 import { existsSync, readdirSync } from 'node:fs';
+import { figuresDrawn } from './harness.mjs';
 
 const widgetsDir = new URL('../../web/src/widgets/', import.meta.url);
 
@@ -9,10 +10,11 @@ export const widgetNames = readdirSync(widgetsDir, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-/// Waits until the page stops fetching and every figure has drawn (no "…" placeholders, no busy region).
+/// Waits until every figure on the page has drawn (no busy region, no work under way) and its
+/// fonts have loaded.
 export async function settle(page) {
   await page.locator('.kl-widget').first().waitFor({ timeout: 30000 });
-  await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 30000 });
-  await page.waitForTimeout(300);
+  await figuresDrawn(page);
+  await page.evaluate(() => document.fonts.ready);
 }

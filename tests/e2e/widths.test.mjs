@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { auditLayout } from './layout-audit.mjs';
-import { embedPath, openSite, screenshot } from './harness.mjs';
+import { embedPath, figuresDrawn, nextFrames, openSite, screenshot } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 const WIDTHS = [1100, 620, 360];
@@ -28,8 +28,8 @@ const fullPage = (page) => ({ screenshot: (options) => page.screenshot({ ...opti
 /// Resizes the page and waits until charts and read-outs have redrawn at the new width.
 async function resize(page, width) {
   await page.setViewportSize({ width, height: HEIGHT });
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  await page.waitForTimeout(100);
+  await nextFrames(page);
+  await nextFrames(page);
 }
 
 for (const theme of THEMES) {
@@ -64,12 +64,13 @@ async function mountEverything(page) {
       return Boolean(next);
     });
     if (!waiting) break;
-    await page.waitForTimeout(150);
+    await nextFrames(page);
   }
   await page.waitForFunction(() => !document.querySelector('.kl-section--waiting, [aria-busy="true"]'), null, { timeout: 60000 });
   await page.addStyleTag({ content: '.kl-section { content-visibility: visible !important; }' });
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300);
+  await figuresDrawn(page);
+  await nextFrames(page);
 }
 
 /// The full page in both themes, and the standalone file (the same page, everything inlined).

@@ -119,7 +119,7 @@ export async function settledFrame(page, selector, min = 300, timeout = 15000) {
     const inner = await frame.locator('html').evaluate((html) => ({ scroll: html.scrollHeight, client: html.clientHeight }));
     last = { outer, ...inner };
     if (outer > min && inner.scroll <= inner.client) return last;
-    await page.waitForTimeout(100);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   }
   throw new Error(`${selector} never grew to its content: ${JSON.stringify(last)}`);
 }

@@ -86,8 +86,8 @@ test('client-side navigation away and back leaves one worker and one figure', as
       .reduce((a, b) => a + b, 0),
   }));
   assert.deepEqual(counts, { elements: 1, widgets: 1 });
-  // Give a leaked worker time to show up, then count: at most one (the figures' shared worker).
-  await page.waitForTimeout(300);
+  // Once the figure has drawn, every worker it asked for exists: at most one (the figures' shared worker).
+  await page.locator('kernel-lens-figure').first().evaluate((element) => element.ready);
   const workers = page.workers().map((worker) => worker.url());
   assert.ok(workers.length <= 1, `workers after navigation: ${workers.join(', ')}`);
   assertNoErrors(errors);
