@@ -153,6 +153,35 @@ export interface RiskRow {
   mse: number;
 }
 
+/// Exercise 3: a fresh sample split into training, validation and a sealed test set; the
+/// selection curves over the bandwidth grid, both choices, their test MSE, and the fits drawn
+/// at `curveQueries`.
+export interface BandwidthSelection {
+  trainKeys: Float64Array;
+  trainValues: Float64Array;
+  validationKeys: Float64Array;
+  validationValues: Float64Array;
+  testKeys: Float64Array;
+  testValues: Float64Array;
+  bandwidths: Float64Array;
+  trainingMse: Float64Array;
+  validationMse: Float64Array;
+  looMse: Float64Array;
+  selectedIndex: number;
+  selectedBandwidth: number;
+  testMse: number;
+  looSelectedIndex: number;
+  looBandwidth: number;
+  looTestMse: number;
+  /// The synthetic-truth grid minimum (the 1,000-world audit) and its test MSE.
+  truthGridMinimum: { index: number; bandwidth: number; mse: number; testMse: number };
+  curveQueries: Float64Array;
+  truthCurve: Float64Array;
+  selectedCurve: Float64Array;
+  looCurve: Float64Array;
+  truthGridCurve: Float64Array;
+}
+
 export interface GridMinimum {
   /// argmin over the grid (the first on ties).
   index: number;
@@ -280,7 +309,7 @@ export interface KernelLensLabModule {
     bandwidth: number,
     kernel?: KernelName,
   ): SmootherAudit;
-  bandwidthSelection(config?: Partial<ChapterConfig>): unknown;
+  bandwidthSelection(config?: Partial<ChapterConfig>): BandwidthSelection;
   standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
   /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
   gridMinimum(bandwidths: Numbers, risks: Numbers): GridMinimum;

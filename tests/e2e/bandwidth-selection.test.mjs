@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/laboratory.json', import.meta.url), 'utf8'));
+assert.ok(fixture.selection.length >= 2, 'the fixture has the two samples these tests read');
 const [chapterSample, otherSample] = fixture.selection;
 
 let site;
@@ -31,6 +32,7 @@ test('the default sample matches NumPy and the truth grid minimum is the chapter
   await waitForText(page.getByTestId('truth-minimum'), /h=/, 30000);
   assert.match(await text(page, 'truth-minimum'), /h=0\.18, MSE=0\.0236/);
   const s = chapterSample;
+  assert.ok(s.config.bandwidths.length > 0, 'the fixture has a bandwidth grid');
   assert.match(await text(page, 'selected'), new RegExp(`selects h = ${h(s, s.selectedIndex)} \\(validation MSE ${s.validationMse[s.selectedIndex].toFixed(4)}`));
   assert.match(await text(page, 'loo-selected'), new RegExp(`selects h = ${h(s, s.looSelectedIndex)} \\(LOO MSE ${s.looMse[s.looSelectedIndex].toFixed(4)}`));
   const rows = await tableColumns(page);

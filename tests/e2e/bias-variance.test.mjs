@@ -3,7 +3,7 @@
 // keyboard and pointer input, cancel, and a refused grid entry.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 import { CHAPTER_AUDIT_TABLE as CHAPTER_TABLE } from './chapter-numbers.mjs';
 
 let site;
@@ -15,6 +15,7 @@ after(async () => {
 });
 
 const CHAPTER_MINIMUM = 'grid minimum: h=0.18, MSE=0.0236';
+assert.ok(CHAPTER_TABLE.length > 0, "the chapter's table has rows");
 
 async function tableRows(page) {
   return page.locator('[data-testid=audit-table] tbody tr').evaluateAll((rows) =>
@@ -87,6 +88,74 @@ test('settings from the URL recompute the table; cancel stops a long audit; a ba
   await grid.press('Enter');
   await waitForText(page.locator('.kl-widget__error'), /bandwidth grid = .* refused/);
   assert.equal(await grid.getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(errors, []);
+});
+
+/// Page script: records what the core's workers are asked and answer. `klWorkerLog` gets
+/// `{ answered: fns }` for each answer and `{ terminated: fns[] }` (the requests it still had) when
+/// a worker is stopped; `klWorkerWaiting()` lists the requests the live workers have not answered.
+function watchWorkers() {
+  const Native = globalThis.Worker;
+  const log = (globalThis.klWorkerLog = []);
+  const live = new Set();
+  globalThis.klWorkerWaiting = () => [...live].flatMap((waiting) => [...waiting.values()]);
+  globalThis.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      const waiting = new Map();
+      live.add(waiting);
+      this.addEventListener('message', (event) => {
+        const fns = waiting.get(event.data?.id);
+        if (fns === undefined) return;
+        waiting.delete(event.data.id);
+        log.push({ answered: fns });
+      });
+      const post = this.postMessage;
+      this.postMessage = (message, ...rest) => {
+        if (Array.isArray(message?.calls)) waiting.set(message.id, message.calls.map((c) => c.fn).join(' '));
+        return post.call(this, message, ...rest);
+      };
+      const terminate = this.terminate;
+      this.terminate = () => {
+        log.push({ terminated: [...waiting.values()] });
+        live.delete(waiting);
+        return terminate.call(this);
+      };
+    }
+  };
+}
+
+test('Cancel stops the audit in the worker: no step answers after it, and the marker is answered next', async () => {
+  const grid = '0.1,0.12,0.14,0.16,0.18,0.2,0.25,0.3,0.4,0.5,0.7,1';
+  const { page, errors } = await site.newPage(embedPath('bias-variance', { worlds: '100000', bandwidths: grid }), { init: watchWorkers });
+  const figure = page.locator('.kl-widget');
+  const status = page.getByTestId('audit-status');
+  await waitForText(status, /^0 of 12 bandwidths, 100,000 worlds each$/);
+  // The audit's first step (biasVarianceSweep alone; the marker asks it with exactRisk) is in a worker.
+  await page.waitForFunction(() => globalThis.klWorkerWaiting().includes('biasVarianceSweep'));
+  const sent = await page.evaluate(() => globalThis.klWorkerLog.length);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal(await status.textContent(), 'cancelled after 0 of 12 bandwidths; the table keeps the finished rows');
+  const stopped = await page.evaluate((from) => globalThis.klWorkerLog.slice(from), sent);
+  assert.ok(
+    stopped.some((entry) => entry.terminated?.includes('biasVarianceSweep')),
+    `the worker running the step was stopped: ${JSON.stringify(stopped)}`,
+  );
+
+  // The marker's computation is answered next, by a worker that no audit step holds up.
+  const readout = page.getByTestId('marker-readout');
+  const slider = page.getByRole('slider', { name: /bandwidth/ });
+  await slider.focus();
+  await afterDrawn(figure, () => page.keyboard.press('ArrowRight'), 60000);
+  assert.match(await readout.textContent(), /^At h = (?!0\.180)0\.\d+ \(τ = 2h² = 0\.\d+\):$/);
+  const log = await page.evaluate((from) => globalThis.klWorkerLog.slice(from), sent);
+  assert.ok(log.some((entry) => entry.answered === 'biasVarianceSweep exactRisk'), JSON.stringify(log));
+  assert.deepEqual(log.filter((entry) => entry.answered === 'biasVarianceSweep'), [], 'no audit step answered after Cancel');
+  assert.deepEqual(await page.evaluate(() => globalThis.klWorkerWaiting()), []);
+  // Nothing of the cancelled audit reached the page.
+  assert.equal(await status.textContent(), 'cancelled after 0 of 12 bandwidths; the table keeps the finished rows');
+  assert.equal(await page.getByTestId('grid-minimum').textContent(), 'grid minimum: not computed (the audit was cancelled)');
+  assert.equal(await page.locator('[data-testid=audit-table] tbody tr').count(), 0);
   assert.deepEqual(errors, []);
 });
 

@@ -17,6 +17,12 @@ export interface JobHost {
 
 const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError';
 
+function abortError(): Error {
+  const error = new Error('the computation was cancelled');
+  error.name = 'AbortError';
+  return error;
+}
+
 export function createJob(spec: JobSpec, host: JobHost): Job {
   const element = document.createElement('div');
   element.className = 'kl-progress';
@@ -26,6 +32,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
   const status = document.createElement('span');
   status.className = 'kl-progress__status';
   status.setAttribute('role', 'status');
+  if (spec.statusTestId) status.dataset.testid = spec.statusTestId;
   const runButton = button(spec.runLabel, () => job.start());
   const cancelButton = button('Cancel', () => job.cancel());
   cancelButton.disabled = true;
@@ -60,7 +67,13 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
       host.clearError();
       setRunning(true);
       const work = spec.work({
-        step: (calls) => host.run(calls, mine.signal),
+        // An answer that arrives once the run is cancelled (a step on the page whose module was
+        // still loading) is not handed on either.
+        step: (calls) =>
+          host.run(calls, mine.signal).then((results) => {
+            if (mine.signal.aborted) throw abortError();
+            return results;
+          }),
         progress(stepsDone, stepsTotal, text) {
           if (mine.signal.aborted) return;
           done = stepsDone;

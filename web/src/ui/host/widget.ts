@@ -96,6 +96,8 @@ export interface JobSpec {
   name: string;
   /// The Run button's text.
   runLabel: string;
+  /// The status line's `data-testid`, where tests read it.
+  statusTestId?: string;
   /// The job itself. `step(calls)` runs calls and rejects with an AbortError once cancelled;
   /// `progress(done, total, text)` moves the bar and says `text` in the status line. Resolves to
   /// the status line's final text.

@@ -2,10 +2,10 @@
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
 import { chartCanvas, createChart, lineLegend, scheduleFrame, setDatasets, type Chart } from '../../charts';
-import { onThemeChange, palette } from '../../theme/theme';
+import { palette } from '../../theme/theme';
 import { button, controlRow, dataTable } from '../../ui/controls';
 import { fixed } from '../../ui/format';
-import { call } from '../../engine';
+import { call, type BandwidthSelection } from '../../engine';
 import type { StateOf } from '../../ui/state';
 import { defineWidget } from '../../ui/host/widget';
 import { bandwidthText, laboratoryParams, MAX_SEED, settingsFields } from '../shared/laboratory-fields';
@@ -26,34 +26,9 @@ const params = {
   reveal: { kind: 'boolean', label: 'test MSE revealed', default: false },
 } as const;
 
-type SelectionState = StateOf<typeof params>;
-type Settings = Omit<SelectionState, 'reveal'>;
-
-/// What bandwidthSelection returns (README, exercise 3).
-interface SelectionResult {
-  trainKeys: Float64Array;
-  trainValues: Float64Array;
-  validationKeys: Float64Array;
-  validationValues: Float64Array;
-  testKeys: Float64Array;
-  testValues: Float64Array;
-  bandwidths: Float64Array;
-  trainingMse: Float64Array;
-  validationMse: Float64Array;
-  looMse: Float64Array;
-  selectedIndex: number;
-  selectedBandwidth: number;
-  testMse: number;
-  looSelectedIndex: number;
-  looBandwidth: number;
-  looTestMse: number;
-  truthGridMinimum: { index: number; bandwidth: number; mse: number; testMse: number };
-  curveQueries: Float64Array;
-  truthCurve: Float64Array;
-  selectedCurve: Float64Array;
-  looCurve: Float64Array;
-  truthGridCurve: Float64Array;
-}
+/// The sample's settings: what the core is asked again for when one changes (not `reveal`).
+const SETTINGS = ['seed', 'train', 'validation', 'test', 'noise', 'bandwidths'] as const;
+type Settings = Omit<StateOf<typeof params>, 'reveal'>;
 
 const points = (xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] => Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN }));
 
@@ -63,10 +38,9 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: SelectionState = { ...initial, bandwidths: [...initial.bandwidths] };
+  mount(host) {
     let colors = palette();
-    let last: SelectionResult | null = null;
+    let last: BandwidthSelection | null = null;
     host.provideExport({
       name: 'selection curves',
       csv: () => {
@@ -76,7 +50,6 @@ export default defineWidget({
         return [['h', 'training MSE', 'validation MSE', 'leave-one-out MSE'], ...rows];
       },
     });
-    const channel = host.channel('selection');
 
     // ---- charts ----
     const curves = chartCanvas(
@@ -87,7 +60,7 @@ export default defineWidget({
     );
     curves.box.className = fits.box.className = 'kl-chart kl-chart--tall';
     const legend = lineLegend({ font: { size: 11 } });
-    const curveChart = createChart<'scatter'>(curves.canvas, {
+    const curveChart = host.own(createChart<'scatter'>(curves.canvas, {
       type: 'scatter',
       data: { datasets: [] },
       options: {
@@ -101,8 +74,8 @@ export default defineWidget({
           y: { type: 'linear', min: 0, title: { display: true, text: 'mean squared error' } },
         },
       },
-    });
-    const fitChart = createChart<'scatter'>(fits.canvas, {
+    }));
+    const fitChart = host.own(createChart<'scatter'>(fits.canvas, {
       type: 'scatter',
       data: { datasets: [] },
       options: {
@@ -112,7 +85,7 @@ export default defineWidget({
           y: { type: 'linear', min: -2.5, max: 2.5, ticks: { stepSize: 0.5 }, title: { display: true, text: 'y' } },
         },
       },
-    });
+    }));
     const charts = document.createElement('div');
     charts.className = 'kl-charts kl-charts--pair';
     charts.append(curves.box, fits.box);
@@ -134,8 +107,8 @@ export default defineWidget({
     const testLine = liveReadout('kl-summary');
     testLine.dataset.testid = 'test-mse';
     const revealButton = button('Open the sealed test set (once)', () => {
-      if (state.reveal) return;
-      update({ reveal: true });
+      if (host.state.reveal) return;
+      host.update({ reveal: true });
       if (last) show(last);
     });
     sealed.append(revealButton, testLine);
@@ -150,14 +123,13 @@ export default defineWidget({
     const refuse = (message: string): void => host.showError(message, 'field');
     const changed = (partial: Partial<Settings>): void => {
       host.clearError('field');
-      const fresh = partial.seed !== undefined && partial.seed !== state.seed;
-      update(fresh ? { ...partial, reveal: false } : partial);
-      void compute();
+      const fresh = partial.seed !== undefined && partial.seed !== host.state.seed;
+      host.update(fresh ? { ...partial, reveal: false } : partial);
     };
-    const make = settingsFields(params, () => state, changed, refuse);
+    const make = settingsFields(params, () => host.state, changed, refuse);
     const seed = make('seed', 9);
     const fresh = button('Fresh sample', () => {
-      const next = state.seed >= MAX_SEED ? 0 : state.seed + 1;
+      const next = host.state.seed >= MAX_SEED ? 0 : host.state.seed + 1;
       seed.set(next);
       changed({ seed: next });
     });
@@ -177,12 +149,7 @@ export default defineWidget({
       controlRow(grid.element),
     );
 
-    function update(partial: Partial<SelectionState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
-    }
-
-    function drawCurves(r: SelectionResult): void {
+    function drawCurves(r: BandwidthSelection): void {
       const c = colors;
       const hs = Array.from(r.bandwidths);
       const finite = [...r.validationMse, ...r.looMse, ...r.trainingMse].filter(Number.isFinite);
@@ -233,14 +200,15 @@ export default defineWidget({
             borderWidth: 1.5,
             pointRadius: 3.5,
           },
-          ...(state.reveal
+          ...(host.state.reveal
             ? [{ label: 'test', data: points(r.testKeys, r.testValues), backgroundColor: c.brown, borderColor: c.brown, pointStyle: 'triangle' as const, pointRadius: 4 }]
             : []),
         ]);
       });
     }
 
-    function show(r: SelectionResult): void {
+    function show(r: BandwidthSelection): void {
+      const state = host.state;
       const hs = Array.from(r.bandwidths);
       drawCurves(r);
       setText(selectedLine, `Validation selects h = ${bandwidthText(r.selectedBandwidth)} (validation MSE ${fixed(r.validationMse[r.selectedIndex] ?? Number.NaN, 4)}, ${state.train} training and ${state.validation} validation points).`);
@@ -261,31 +229,19 @@ export default defineWidget({
       Array.from(table.table.tBodies[0]?.rows ?? []).forEach((row, i) => row.classList.toggle('kl-row--best', i === r.selectedIndex));
     }
 
-    async function compute(): Promise<void> {
-      const { reveal: _reveal, ...settings } = state;
-      try {
-        const result = await channel.request([call('bandwidthSelection', { ...settings, bandwidths: [...settings.bandwidths] })] as const);
-        if (!result) return;
-        host.clearError('compute');
-        last = result[0] as unknown as SelectionResult;
-        show(last);
-      } catch (error) {
-        host.showError(error, 'compute');
-      }
-    }
+    host.compute({
+      key: 'selection',
+      reads: SETTINGS,
+      ask: ({ reveal: _reveal, ...settings }) => [call('bandwidthSelection', { ...settings, bandwidths: [...settings.bandwidths] })] as const,
+      draw([result]) {
+        last = result;
+        show(result);
+      },
+    });
 
-    const stopTheme = onThemeChange((next) => {
+    host.onTheme((next) => {
       colors = next;
       if (last) drawCurves(last);
     });
-    void compute();
-
-    return {
-      destroy() {
-        stopTheme();
-        curveChart.destroy();
-        fitChart.destroy();
-      },
-    };
   },
 });

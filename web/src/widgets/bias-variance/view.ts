@@ -7,7 +7,6 @@ import type { LegendItem } from '../../charts';
 import type { RiskRow } from '../../engine';
 import { logTick, vertical, type XY } from '../shared/plot';
 
-
 export interface AuditFrame {
   /// Finished Monte-Carlo rows, in grid order (fewer than the grid while running or cancelled).
   rows: readonly RiskRow[];
@@ -140,9 +139,5 @@ export class AuditView {
       { label: 'marker h', data: [] as XY[], showLine: true, borderWidth: 2, pointRadius: 0, order: 0 },
     ];
     return [...measured, ...exact, ...lines];
-  }
-
-  destroy(): void {
-    this.chart.destroy();
   }
 }
