@@ -4,7 +4,7 @@
 /// the frame is drawn as a picture of the chart's backdrop (axes, grid, tick labels, titles and
 /// the curves that did not change) with the legend and the datasets over it: `beforeDraw` paints
 /// them through the datasets' controllers and cancels the rest of Chart.js' draw.
-import type { AnyChart } from './any-chart';
+import type { AnyChart } from './adapter';
 import type { Chart, ChartMeta, Plugin } from 'chart.js';
 import { clipArea, getDatasetClipArea, unclipArea } from 'chart.js/helpers';
 import { curveLooks, drawCurves, sameLook, type CurveLook } from './curves';

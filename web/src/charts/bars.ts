@@ -2,13 +2,14 @@
 /// values printed above bars.
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { fixed } from '../ui/format';
+import { parsedBars } from './adapter';
 import { canvasFont, createChart } from './create';
 import { boxLegend } from './legend';
 import { palette } from '../theme/theme';
 
 /// Bar values in Chart.js' pre-parsed form ({ x: category index, y: value }).
 export function barPoints(values: ArrayLike<number>): number[] {
-  return Array.from(values, (y, x) => ({ x, y })) as unknown as number[];
+  return parsedBars(Array.from(values, (y, x) => ({ x, y })));
 }
 
 /// Bars for `values` when there are more of them than a chart can show apart: at most `limit`

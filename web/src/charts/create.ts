@@ -1,7 +1,7 @@
 /// Chart.js with only the parts the figures use, and one way to make a chart: the shared
 /// defaults (no animation, no parsing, fixed scales), the theme root's colours and font on every
 /// axis, the project's plugins, and a first layout and a first draw in tasks of their own.
-import { anyChart, type AnyChart } from './any-chart';
+import { anyChart, optionsRecord, type AnyChart } from './adapter';
 import {
   BarController,
   BarElement,
@@ -112,7 +112,7 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
   themed.set(
     generic,
     onThemeChange((next) => {
-      themeOptions(generic.options as unknown as Options, next);
+      themeOptions(optionsRecord(generic), next);
     }, canvas),
   );
   if (!chart.attached) {

@@ -1,7 +1,7 @@
 /// Curves and marker sets drawn straight from arrays (a dense curve is not 601 Chart.js point
 /// elements to place, style and draw on every frame of a drag), and the in-place dataset edits
 /// that keep Chart.js' controllers from being rebuilt on every frame.
-import type { AnyChart } from './any-chart';
+import type { AnyChart } from './adapter';
 import type { Chart, ChartType, Plugin } from 'chart.js';
 import { dashOf, ink } from './ink';
 import { curvesDrawn } from './layers';

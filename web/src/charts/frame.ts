@@ -1,7 +1,7 @@
 /// One draw per chart per frame: figures edit a chart's data through `scheduleFrame`, and the
 /// edits of a task are drawn together, in the frame being prepared when possible, else in the
 /// next animation frame. A destroyed chart's pending edits are dropped with it.
-import type { AnyChart } from './any-chart';
+import type { AnyChart } from './adapter';
 import type { Chart } from 'chart.js';
 import { lastDeliveredIssuedAt, markTiming, timingEnabled } from '../base/timing';
 import { drawOverBackdrop, fastPathCounts, forgetBackdrop, keepsLayout, layoutKey, updateHeld } from './backdrop';

@@ -13,7 +13,7 @@
 export type { Chart, LegendItem, Plugin } from 'chart.js';
 export { barPoints, barValueLabels, envelopeBars, weightBarChart, weightTick, type WeightBarOptions } from './bars';
 export { canvasFont, chartCanvas, chartSettled, createChart, isChart } from './create';
-export type { AnyChart } from './any-chart';
+export type { AnyChart } from './adapter';
 export { curveDataset, curveLayer, pointsDataset, setDatasets, type CurveArrays } from './curves';
 export { onChartsDrew, scheduleFrame } from './frame';
 export { boxLegend, lineLegend } from './legend';

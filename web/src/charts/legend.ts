@@ -7,7 +7,7 @@
 // Handles: `lineLegend()` entries show a dataset as matplotlib's legend does, a short line in its
 // colour, width and dash (with a marker in its middle when the line has markers) or a lone marker
 // for a set of points; other legends show a filled box in the dataset's colour.
-import type { AnyChart } from './any-chart';
+import type { AnyChart } from './adapter';
 import { layouts, type Chart, type Plugin } from 'chart.js';
 import { drawPoint } from 'chart.js/helpers';
 import { dashOf, ink } from './ink';

@@ -1,7 +1,7 @@
 /// Tick labels and tick marks: linear axes label zero with their ticks' decimals, and a marked
 /// x axis shows ticks at chosen values with chosen labels (matplotlib's `set_xticks`), drawn on
 /// every frame so that a mark moving with a drag costs no new layout.
-import type { AnyChart } from './any-chart';
+import { axisOptions, type AnyChart } from './adapter';
 import { Ticks, type Chart, type FontSpec, type Plugin, type Scale, type Tick } from 'chart.js';
 import { toFont } from 'chart.js/helpers';
 import { isPaintingPicture } from './layers';
@@ -89,7 +89,7 @@ export function markedTicksAxis() {
     grid: { display: false },
     ticks: { display: false },
     afterFit(scale: Scale): void {
-      const { ticks } = scale.options as unknown as MarkedAxisOptions;
+      const { ticks } = axisOptions<MarkedAxisOptions>(scale);
       scale.height += toFont(ticks.font).lineHeight + 2 * ticks.padding;
     },
   };
@@ -108,7 +108,7 @@ export const tickMarksLayer: Plugin = {
     const marks = tickMarks.get(chart);
     const scale = chart.scales.x;
     if (!marks || !scale || isPaintingPicture(chart)) return;
-    const { grid, ticks } = scale.options as unknown as MarkedAxisOptions;
+    const { grid, ticks } = axisOptions<MarkedAxisOptions>(scale);
     const { ctx, chartArea } = chart;
     const font = toFont(ticks.font);
     ctx.save();

@@ -5,7 +5,7 @@
 /// asks the core for a state (`host.compute`), and how it draws the answer. The host owns the one
 /// state, staleness (a superseded answer is never drawn), errors, theme changes, disposal, long
 /// jobs with progress and a Cancel that stops the work, and the "drawn" signal.
-import type { AnyChart } from '../../charts/any-chart';
+import type { AnyChart } from '../../charts/adapter';
 import type { Bridge, Channel, CoreCall, CoreResults } from '../../engine';
 import type { Palette } from '../../theme/theme';
 import type { CsvRows } from '../download';
