@@ -35,7 +35,7 @@ export function partsFor(calls: readonly CoreCall[]): ModulePart[] {
 
 /// The modules' boundary (wasm/boundary.js) marks each exported function with its parameter
 /// names (`kernelLensParameters`); runtime helpers and class constructors carry none.
-export function exportedFunctions(module: object): Map<string, CoreFunction> {
+function exportedFunctions(module: object): Map<string, CoreFunction> {
   const table = new Map<string, CoreFunction>();
   const record = module as Record<string, unknown>;
   for (const name of Object.keys(record)) {
