@@ -70,7 +70,7 @@ const SOFTMAX_CELL_NS = 35;
 /// One character of CSV text.
 const CSV_CHAR_NS = 300;
 
-export interface Placement {
+interface Placement {
   where: 'page' | 'worker';
   ms: number;
 }

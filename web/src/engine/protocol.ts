@@ -8,11 +8,11 @@ export type CoreFunctionName = {
     : never;
 }[keyof KernelLensModule];
 
-export type CoreArgs<K extends CoreFunctionName> = Parameters<KernelLensModule[K]>;
-export type CoreResult<K extends CoreFunctionName> = ReturnType<KernelLensModule[K]>;
+type CoreArgs<K extends CoreFunctionName> = Parameters<KernelLensModule[K]>;
+type CoreResult<K extends CoreFunctionName> = ReturnType<KernelLensModule[K]>;
 
 /// The fields of a function's object result (none for an array or number result).
-export type ResultField<K extends CoreFunctionName> = CoreResult<K> extends Float64Array | number | string | unknown[]
+type ResultField<K extends CoreFunctionName> = CoreResult<K> extends Float64Array | number | string | unknown[]
   ? never
   : keyof CoreResult<K> & string;
 
@@ -25,7 +25,7 @@ export interface CoreCall<K extends CoreFunctionName = CoreFunctionName, F exten
 }
 
 /// What a call answers: its function's result, or the fields it keeps.
-export type CallResult<C> =
+type CallResult<C> =
   C extends CoreCall<infer K, infer F>
     ? C extends { keep: readonly string[] }
       ? Pick<CoreResult<K>, F & keyof CoreResult<K>>
@@ -38,7 +38,7 @@ export type CoreResults<C extends readonly CoreCall[]> = {
 };
 
 /// A list of calls for the worker to run, in order, as one request.
-export interface CallRequest {
+interface CallRequest {
   id: number;
   calls: readonly CoreCall[];
 }
