@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // A tiny static server for dist/ (no dependencies). `node scripts/serve.mjs` serves on
-// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, isolated, cors,
-// compress }). By default it behaves like a plain static host (GitHub Pages): files,
-// `Access-Control-Allow-Origin: *` (a <kernel-lens-figure> on another origin loads the site's module
-// scripts and .wasm files with CORS), no cross-origin isolation. `isolated: true` adds
-// ISOLATION_HEADERS (the benchmark compares). `compress: true` gzips text and wasm for a client
+// 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, cors, compress }).
+// It behaves like a plain static host (GitHub Pages): files, `Access-Control-Allow-Origin: *` (a
+// <kernel-lens-figure> on another origin loads the site's module scripts and .wasm files with
+// CORS), no cross-origin isolation (the site needs none). `compress: true` gzips text and wasm for a client
 // that accepts it, as GitHub Pages and most static hosts do (`npm start` and the Lighthouse
 // script; the tests read files as sent, uncompressed).
 import { createReadStream } from 'node:fs';
@@ -35,16 +34,6 @@ export const TYPES = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/// Cross-origin isolation. The site does not need it (slider answers are computed on the page, see
-/// web/src/engine/cost.ts); scripts/bench/frame-latency.mjs serves an isolated page to show that
-/// it makes no difference. The resource policy lets pages on other origins keep loading the
-/// site's files (iframes, <kernel-lens-figure>).
-export const ISOLATION_HEADERS = {
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-embedder-policy': 'require-corp',
-  'cross-origin-resource-policy': 'cross-origin',
-};
-
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /// What a plain static host with CORS sends with every file.
@@ -54,13 +43,13 @@ export const CORS_HEADERS = { 'access-control-allow-origin': '*' };
 const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
 
 /// Serves `root` on 127.0.0.1:`port` (0 = any free port) with CORS_HEADERS unless `cors` is false,
-/// the isolation headers when `isolated` is true, extra response `headers`, and gzip (level 6, as
-/// hosts use) when `compress` is true and the request accepts it. Resolves to { url, port, close() }.
-export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, isolated = false, cors = true, compress = false } = {}) {
+/// extra response `headers`, and gzip (level 6, as hosts use) when `compress` is true and the
+/// request accepts it. Resolves to { url, port, close() }.
+export async function startServer({ root = join(repoRoot, 'dist'), port = 0, headers: extra = {}, cors = true, compress = false } = {}) {
   const base = resolve(root);
   /// Compressed bodies by file, kept while the file's size and modification time stay the same.
   const compressed = new Map();
-  const headers = { ...(cors ? CORS_HEADERS : {}), ...(isolated ? ISOLATION_HEADERS : {}), ...extra };
+  const headers = { ...(cors ? CORS_HEADERS : {}), ...extra };
   const server = createServer(async (request, response) => {
     try {
       const { pathname } = new URL(request.url ?? '/', 'http://localhost');

@@ -190,15 +190,12 @@ function percentile(sorted, p) {
 
 /// The modes: Chromium's 60 Hz frame clock with the figure in a cross-origin iframe on a host page
 /// without isolation headers (where figures are embedded: course notes, documentation sites), on
-/// a page of its own served as a plain static host does (`npm start`), and on a cross-origin
-/// isolated page (COOP/COEP, which the site no longer needs: measured to show it buys nothing);
-/// then unthrottled frames (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is drawn
+/// and on a page of its own served as a plain static host does (`npm start`); then unthrottled frames (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is drawn
 /// as soon as there is something new), which measures the figures' own work.
 const MODES = [
-  { title: '60 Hz frame clock, figure in a cross-origin iframe on a host without isolation headers', args: [], isolated: false, iframe: true },
-  { title: '60 Hz frame clock, page of its own on a plain static host', args: [], isolated: false },
-  { title: '60 Hz frame clock, cross-origin isolated page', args: [], isolated: true },
-  { title: 'unthrottled frames, page of its own on a plain static host', args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'], isolated: false },
+  { title: '60 Hz frame clock, figure in a cross-origin iframe on a host without isolation headers', args: [], iframe: true },
+  { title: '60 Hz frame clock, page of its own on a plain static host', args: [] },
+  { title: 'unthrottled frames, page of its own on a plain static host', args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'] },
 ];
 
 /// The host page of the iframe mode: some text, then the figure's iframe (tall enough that the
@@ -211,7 +208,7 @@ const HOST_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><l
 
 /// Starts the site's server (and, for the iframe mode, the host's) and the browser.
 async function openMode(mode) {
-  const site = await startServer({ root: distDir, isolated: mode.isolated });
+  const site = await startServer({ root: distDir });
   let host = null;
   let hostDir = null;
   const args = [...CHROMIUM_ARGS, ...mode.args];

@@ -80,11 +80,11 @@ const PAGES = {
 
 before(async () => {
   // A plain static host: CORS for the element's script, stylesheet, worker and wasm, no isolation.
-  site = await startServer({ root: distDir, isolated: false, headers: { 'access-control-allow-origin': '*' } });
+  site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
   hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-host-'));
   for (const [name, page] of Object.entries(PAGES)) await writeFile(join(hostDir, name), page(site.url));
   // Course notes: an ordinary page on another origin, not cross-origin isolated.
-  host = await startServer({ root: hostDir, isolated: false });
+  host = await startServer({ root: hostDir });
   browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 });
 

@@ -23,7 +23,7 @@ before(async () => {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Notes</title>
 <script type="module" src="${site.url}kernel-lens.js"></script></head><body><main id="notes"></main></body></html>`,
   );
-  host = await startServer({ root: hostDir, isolated: false });
+  host = await startServer({ root: hostDir });
   browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 });
 

@@ -29,13 +29,12 @@ export const CHROMIUM_ARGS = [
 /// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
 /// collects console errors and uncaught exceptions; `options.init` is a script (function) run in
 /// the page before its own scripts.
-/// `isolated: true` serves the site with the cross-origin isolation headers (plain static host
-/// otherwise); `compress: true` gzips what a host would.
-export async function openSite({ headers, isolated = false, compress = false, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
+/// The site is served as a plain static host serves it; `compress: true` gzips what a host would.
+export async function openSite({ headers, compress = false, viewport = { width: 1100, height: 900 }, colorScheme = 'light', extraArgs = [] } = {}) {
   if (!existsSync(`${distDir}index.html`)) {
     throw new Error('dist/ is missing: run `npm run build:web` first');
   }
-  const server = await startServer({ root: distDir, headers, isolated, compress });
+  const server = await startServer({ root: distDir, headers, compress });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
   const contexts = [];
   async function newPage(path, options = {}) {

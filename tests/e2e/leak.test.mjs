@@ -31,12 +31,18 @@ async function jsHeap(page) {
 }
 
 test('10,000 core calls through the worker leave wasm memory, allocations and handles flat', async () => {
-  const worker = readdirSync(`${distDir}assets`).find((file) => /^worker-.*\.js$/.test(file));
-  assert.ok(worker, 'the built site has a worker asset');
+  const assets = readdirSync(`${distDir}assets`);
+  const worker = assets.find((file) => /^worker-.*\.js$/.test(file));
+  const wasm = ['core', 'lab'].map((part) => assets.find((file) => new RegExp(`^kernel_lens_${part}-.*\\.wasm$`).test(file)));
+  assert.ok(worker && wasm.every(Boolean), 'the built site has a worker script and both .wasm files');
   const { page, errors } = await site.newPage('embed.html?widget=none');
   const result = await page.evaluate(
-    async ({ url, updates }) => {
+    async ({ url, wasmUrls, updates }) => {
       const core = new Worker(url, { type: 'module' });
+      // As the engine does: the page compiles both parts and hands them to the worker.
+      for (const [i, part] of ['core', 'lab'].entries()) {
+        core.postMessage({ id: -1, part, module: await WebAssembly.compileStreaming(fetch(wasmUrls[i])) });
+      }
       let nextId = 1;
       const waiting = new Map();
       core.addEventListener('message', ({ data }) => {
@@ -93,7 +99,7 @@ test('10,000 core calls through the worker leave wasm memory, allocations and ha
       core.terminate();
       return { start, end, failures };
     },
-    { url: new URL(`assets/${worker}`, site.url).href, updates: UPDATES },
+    { url: new URL(`assets/${worker}`, site.url).href, wasmUrls: wasm.map((file) => new URL(`assets/${file}`, site.url).href), updates: UPDATES },
   );
   assert.equal(result.failures, 0, 'the valid calls all succeeded');
   for (const part of ['core', 'lab']) {

@@ -59,7 +59,7 @@ test('a laboratory figure as a custom element on another origin loads the labora
 <script type="module" src="${cors.url}kernel-lens.js"></script></head>
 <body><kernel-lens-figure widget="bias-variance" worlds="200"></kernel-lens-figure></body></html>`;
   await writeFile(join(hostDir, 'index.html'), page);
-  const host = await startServer({ root: hostDir, isolated: false });
+  const host = await startServer({ root: hostDir });
   try {
     const { page: opened, fetched, errors, close } = await wasmFetched('', host.url);
     await waitForText(opened.locator('kernel-lens-figure [data-testid=grid-minimum]'), /h=/, 60000);

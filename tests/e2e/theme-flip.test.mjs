@@ -85,7 +85,7 @@ async function hostSite() {
 <kernel-lens-figure id="custom" widget="lookup" theme="light" font="inherit" style="--kl-orange: #00ff00"></kernel-lens-figure>
 </body></html>`,
   );
-  const notes = await startServer({ root: dir, isolated: false });
+  const notes = await startServer({ root: dir });
   return {
     url: notes.url,
     async close() {

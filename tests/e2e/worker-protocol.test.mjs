@@ -1,7 +1,7 @@
 // The core worker's message protocol (web/src/engine/protocol.ts, worker.ts, calls.ts), spoken to
 // the built worker directly: the compiled module handed over by the page, several calls in one
-// request, an argument that is an earlier call's result (`resultOf`), and a call that keeps only
-// some fields of its result (`keeping`).
+// request, an argument that is an earlier call's result (`resultOf`), a call that keeps only
+// some fields of its result (`keeping`), and a call of a part the page did not hand over.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -94,4 +94,16 @@ test('keeping a field the result does not have, or keeping fields of an array, i
   const after = await ask([{ fn: 'attention', args: [[3.5], KEYS, VALUES, 1, 1, 0.6], keep: ['outputs'] }]);
   assert.equal(after.results[0].outputs[0].toFixed(4), '2.7412');
   assert.deepEqual(errors, []);
+});
+
+test('a call of a part the page did not hand over is refused with the reason; the worker fetches nothing itself', async () => {
+  const fetched = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  const answer = await ask([{ fn: 'looCurve', args: [KEYS, VALUES, 1, [0.5]] }]);
+  assert.equal(answer.error?.name, 'Error');
+  assert.equal(answer.error.message, 'the page sent no compiled lab module');
+  assert.deepEqual(fetched.filter((url) => url.endsWith('.wasm')), []);
+  // The core part still answers.
+  const after = await ask([{ fn: 'attention', args: [[3.5], KEYS, VALUES, 1, 1, 0.6], keep: ['outputs'] }]);
+  assert.equal(after.results[0].outputs[0].toFixed(4), '2.7412');
 });

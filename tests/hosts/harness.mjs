@@ -64,7 +64,7 @@ export async function openHosts({ root = siteDir } = {}) {
   if (root === siteDir && (!existsSync(join(siteDir, 'notes/index.html')) || !existsSync(join(siteDir, 'deck/index.html')))) {
     throw new Error('the host sites are missing: run `node tests/hosts/build.mjs` first');
   }
-  const kernelLens = await startServer({ root: distDir, isolated: false, headers: { 'access-control-allow-origin': '*' } });
+  const kernelLens = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
   const host = await startHostServer(root, kernelLens.url.replace(/\/$/, ''));
   const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
   const contexts = [];

@@ -1,7 +1,7 @@
 /// The one road to the core. `run(calls)` asks engine/cost.ts where the calls belong: on the page
 /// (a core instance of its own, answered synchronously, so the answer to a slider's input is drawn
-/// in the frame that handled it), in the worker (heavy work; the page stays responsive), or
-/// nowhere (over the budget: refused with the reason). Both places instantiate the same
+/// in the frame that handled it) or in the worker (heavy work; the page stays responsive). What is
+/// too large the core itself refuses, wherever it runs. Both places instantiate the same
 /// WebAssembly.Module, compiled once (wasm.ts).
 /// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at most
 /// one pending, which a newer request replaces, so the newest state always wins.
@@ -37,8 +37,8 @@ interface Outstanding extends Pending {
 const LOADING_NOTE_MS = 400;
 
 /// Test hook: when a page defines `globalThis.kernelLensEngineLog` as an array before its scripts
-/// run, every request is recorded there as `{ fns: 'attention …', where: 'page' | 'worker' |
-/// 'refused' }` (tests/e2e/engine.test.mjs checks the placement through it).
+/// run, every request is recorded there as `{ fns: 'attention …', where: 'page' | 'worker' }`
+/// (tests/e2e/engine.test.mjs checks the placement through it).
 function log(calls: readonly CoreCall[], where: string): void {
   const record = (globalThis as { kernelLensEngineLog?: unknown }).kernelLensEngineLog;
   if (Array.isArray(record)) record.push({ fns: calls.map((c) => c.fn).join(' '), where });
@@ -173,35 +173,34 @@ export class Bridge {
     // come back to it after a few (and are measured there), rather than never being timed again.
     if (placement.where === 'page' && slow) for (const part of parts) this.slowdowns.set(part, relaxedSlowdown(this.slowdowns.get(part) ?? COLD_SLOWDOWN));
     log(calls, where);
-    if (placement.where === 'refused') {
-      return Promise.reject(new CoreError({ name: 'RangeError', message: placement.reason }));
-    }
     if (where === 'page') {
       if (this.local.has(parts)) return this.runHere(calls, parts, placement.ms);
       return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls, parts, placement.ms));
     }
-    return this.loading(parts, Promise.all(parts.map((part) => this.compiled(part)))).then(
-      () =>
-        new Promise<CoreResults<C>>((resolve, reject) => {
-          if (signal?.aborted) {
-            reject(aborted());
-            return;
-          }
-          const entry: Outstanding = { calls, parts, retried: false, resolve: (results) => resolve(results as CoreResults<C>), reject };
-          const stop = (): void => this.abort(entry);
-          signal?.addEventListener('abort', stop, { once: true });
-          const settle = (): void => signal?.removeEventListener('abort', stop);
-          entry.resolve = (results) => {
-            settle();
-            resolve(results as CoreResults<C>);
-          };
-          entry.reject = (error) => {
-            settle();
-            reject(error);
-          };
-          this.post(entry);
-        }),
-    );
+    return new Promise<CoreResults<C>>((resolve, reject) => {
+      let posted = false;
+      // Before the request reaches the worker an abort only answers it; after, it stops the worker.
+      const stop = (): void => (posted ? this.abort(entry) : entry.reject(aborted()));
+      const entry: Outstanding = {
+        calls,
+        parts,
+        retried: false,
+        resolve: (results) => {
+          signal?.removeEventListener('abort', stop);
+          resolve(results as CoreResults<C>);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', stop);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', stop, { once: true });
+      this.loading(parts, Promise.all(parts.map((part) => this.compiled(part)))).then(() => {
+        if (signal?.aborted) return;
+        posted = true;
+        this.post(entry);
+      }, entry.reject);
+    });
   }
 
   /// Calls `listener(reason)` whenever the core stopped and was replaced; returns the unsubscriber.
@@ -220,6 +219,7 @@ export class Bridge {
   }
 
   /// The names of the functions the core exports, once its module compiled (none if it failed).
+  /// To be removed: its last callers are widgets still being moved onto the widget host.
   available(): Promise<Set<string>> {
     return compiledPart('core').then(
       () => new Set(FUNCTION_NAMES),
@@ -392,16 +392,12 @@ export class Bridge {
       if (message.lock) this.watch(worker, message.lock);
       return;
     }
-    if ('closing' in message) {
-      this.recover('the core worker stopped by itself');
-      return;
-    }
     this.settle(message.id, message);
   }
 
   /// The worker holds the lock `name` while it lives: once the page gets it, the worker is gone.
-  /// If that was not the page's doing, the worker stopped by itself (it closed, or the browser
-  /// dropped it) and the requests waiting for it would otherwise wait forever.
+  /// If that was not the page's doing, the worker stopped by itself (the browser dropped it, or
+  /// it closed) and the requests waiting for it would otherwise wait forever.
   private watch(worker: Worker, name: string): void {
     const locks = (navigator as Navigator & { locks?: LockManager }).locks;
     // Where the browser denies Web Locks (third-party storage blocked in a cross-origin iframe,

@@ -10,7 +10,7 @@ import type { CoreCall, EarlierResult, ErrorPayload } from './protocol';
 
 export type CoreFunction = (...args: unknown[]) => unknown;
 export type ModulePart = keyof typeof manifest;
-export const MODULE_PARTS = Object.keys(manifest) as ModulePart[];
+const MODULE_PARTS = Object.keys(manifest) as ModulePart[];
 
 /// Which part exports each function.
 const partOf = new Map<string, ModulePart>(
@@ -21,7 +21,7 @@ const partOf = new Map<string, ModulePart>(
 export const FUNCTION_NAMES: readonly string[] = [...partOf.keys()].sort();
 
 /// The part that exports `fn`, or a TypeError naming it.
-export function partFor(fn: string): ModulePart {
+function partFor(fn: string): ModulePart {
   const part = partOf.get(fn);
   if (!part) throw new TypeError(`the core has no function named "${fn}"`);
   return part;
@@ -35,7 +35,7 @@ export function partsFor(calls: readonly CoreCall[]): ModulePart[] {
 
 /// The modules' boundary (wasm/boundary.js) marks each exported function with its parameter
 /// names (`kernelLensParameters`); runtime helpers and class constructors carry none.
-export function exportedFunctions(module: object): Map<string, CoreFunction> {
+function exportedFunctions(module: object): Map<string, CoreFunction> {
   const table = new Map<string, CoreFunction>();
   const record = module as Record<string, unknown>;
   for (const name of Object.keys(record)) {

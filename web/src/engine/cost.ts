@@ -9,7 +9,11 @@
 /// - `worker`: heavier (large maps, leave-one-out curves over many points, the Monte Carlo audit
 ///   with many worlds), or heavy by nature (bandwidth selection). It runs in the worker; the page
 ///   stays responsive, and the widgets that run long jobs show progress and can cancel.
-/// - `refused`: estimated over CORE_BUDGET_MS. It does not run; the reason names the sizes.
+///
+/// Nothing is refused here: what is too large for the core, the core refuses before it starts,
+/// by its own work formula (`Limits::max_work`, cpp/include/kernel_lens/limits.hpp), with a message
+/// that names the sizes. The estimates below only choose the place, so a wrong one costs time on
+/// the page or a round trip to the worker, never a different answer.
 ///
 /// The estimates are nanoseconds on a mid-range laptop (measured on the chapter's sizes and on
 /// large ones; docs/performance.md), deliberately on the slow side: a call a little over its
@@ -51,8 +55,6 @@ export function relaxedSlowdown(slowdown: number): number {
   return Math.max(1, slowdown * 0.85);
 }
 
-/// The most a request may be estimated to take in the worker (ms); above it the page refuses it.
-export const CORE_BUDGET_MS = 20_000;
 /// Functions that always run in the worker, whatever their size.
 const HEAVY = new Set(['bandwidthSelection']);
 
@@ -68,9 +70,10 @@ const SOFTMAX_CELL_NS = 35;
 /// One character of CSV text.
 const CSV_CHAR_NS = 300;
 
-export type Placement =
-  | { where: 'page' | 'worker'; ms: number }
-  | { where: 'refused'; ms: number; reason: string };
+interface Placement {
+  where: 'page' | 'worker';
+  ms: number;
+}
 
 /// What a call costs and how many numbers it answers (for a later call that takes `resultOf` it).
 interface Estimate {
@@ -266,35 +269,27 @@ function loo(n: number, d: number, bandwidths: number): number {
   return bandwidths * n * n * (15 + 8 * d);
 }
 
-/// What a list of calls costs (ns) and which functions are heavy by nature; null when some
-/// argument is not a size (the core refuses such a call with its own message).
-function estimate(calls: readonly CoreCall[]): { ns: number; heavy: string | null; largest: string } | null {
+/// What a list of calls costs (ns) and whether one of them is heavy by nature; null when some
+/// argument is not a size, or a config's fields cannot be read (the core refuses such a call with
+/// its own message).
+function estimate(calls: readonly CoreCall[]): { ns: number; heavy: boolean } | null {
   const outputs: number[] = [];
   let ns = 0;
-  let heavy: string | null = null;
-  let largest = '';
-  let largestNs = -1;
+  let heavy = false;
   for (const { fn, args } of calls) {
     const rule = ESTIMATES[fn];
     let cost: Estimate = { ns: 0, out: 0 };
     try {
       if (rule) cost = rule(new Args(Array.isArray(args) ? args : [], outputs));
-    } catch (error) {
-      if (error instanceof NotASize) return null;
-      // A config whose fields cannot be read: the core says what is wrong with it.
+    } catch {
       return null;
     }
     if (!Number.isFinite(cost.ns)) return null;
-    const callNs = CALL_NS + cost.ns;
-    ns += callNs;
+    ns += CALL_NS + cost.ns;
     outputs.push(cost.out);
-    if (HEAVY.has(fn)) heavy ??= fn;
-    if (callNs > largestNs) {
-      largestNs = callNs;
-      largest = fn;
-    }
+    heavy ||= HEAVY.has(fn);
   }
-  return { ns, heavy, largest };
+  return { ns, heavy };
 }
 
 /// Where `calls` run (see the top of this file).
@@ -302,23 +297,5 @@ export function place(calls: readonly CoreCall[]): Placement {
   const found = estimate(calls);
   if (!found) return { where: 'worker', ms: Number.NaN };
   const ms = found.ns / 1e6;
-  if (ms > CORE_BUDGET_MS) {
-    return {
-      where: 'refused',
-      ms,
-      reason:
-        `this computation is too large for the page: ${found.largest} with these sizes would take about ` +
-        `${seconds(ms)} (the page runs at most ${seconds(CORE_BUDGET_MS)} of work per request); use fewer points, ` +
-        `bandwidths or worlds`,
-    };
-  }
-  if (found.heavy || ms > PAGE_BUDGET_MS) return { where: 'worker', ms };
-  return { where: 'page', ms };
-}
-
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  if (s >= 3600) return `${Math.round(s / 3600).toLocaleString('en-US')} h`;
-  if (s >= 100) return `${Math.round(s / 60).toLocaleString('en-US')} min`;
-  return `${s >= 10 ? Math.round(s) : s.toFixed(1)} s`;
+  return { where: found.heavy || ms > PAGE_BUDGET_MS ? 'worker' : 'page', ms };
 }

@@ -8,11 +8,11 @@ export type CoreFunctionName = {
     : never;
 }[keyof KernelLensModule];
 
-export type CoreArgs<K extends CoreFunctionName> = Parameters<KernelLensModule[K]>;
-export type CoreResult<K extends CoreFunctionName> = ReturnType<KernelLensModule[K]>;
+type CoreArgs<K extends CoreFunctionName> = Parameters<KernelLensModule[K]>;
+type CoreResult<K extends CoreFunctionName> = ReturnType<KernelLensModule[K]>;
 
 /// The fields of a function's object result (none for an array or number result).
-export type ResultField<K extends CoreFunctionName> = CoreResult<K> extends Float64Array | number | string | unknown[]
+type ResultField<K extends CoreFunctionName> = CoreResult<K> extends Float64Array | number | string | unknown[]
   ? never
   : keyof CoreResult<K> & string;
 
@@ -25,7 +25,7 @@ export interface CoreCall<K extends CoreFunctionName = CoreFunctionName, F exten
 }
 
 /// What a call answers: its function's result, or the fields it keeps.
-export type CallResult<C> =
+type CallResult<C> =
   C extends CoreCall<infer K, infer F>
     ? C extends { keep: readonly string[] }
       ? Pick<CoreResult<K>, F & keyof CoreResult<K>>
@@ -38,7 +38,7 @@ export type CoreResults<C extends readonly CoreCall[]> = {
 };
 
 /// A list of calls for the worker to run, in order, as one request.
-export interface CallRequest {
+interface CallRequest {
   id: number;
   calls: readonly CoreCall[];
 }
@@ -60,26 +60,16 @@ export interface ErrorPayload {
 
 /// The worker's first message, once its script has run: `lock` names the Web Lock it holds for
 /// as long as it lives (null where the browser has no Web Locks), so the page notices a worker
-/// that stopped without a word (it closed itself, or the browser dropped it).
+/// that stopped without a word (the browser dropped it).
 export interface StartedMessage {
   id: 0;
   started: true;
   lock: string | null;
 }
 
-/// `elapsed`: milliseconds the worker spent on the calls.
-export type CallResponse =
-  | { id: number; results: unknown[]; elapsed: number }
-  | { id: number; error: ErrorPayload };
+export type CallResponse = { id: number; results: unknown[] } | { id: number; error: ErrorPayload };
 
-/// Posted by a worker that closes itself (its `close()` says so first): where the page has no
-/// Web Locks (a plain-http host is no secure context) this is how it learns the worker is gone.
-export interface ClosingMessage {
-  id: 0;
-  closing: true;
-}
-
-export type WorkerMessage = StartedMessage | ClosingMessage | CallResponse;
+export type WorkerMessage = StartedMessage | CallResponse;
 
 /// An argument that is the result of an earlier call of the same request, by position:
 /// `[call('distanceScores', q, k, 1), call('rowSoftmax', resultOf<Float64Array>(0), 1)]` runs

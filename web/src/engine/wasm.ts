@@ -7,7 +7,7 @@ import type { ModulePart } from './calls';
 import { WASM_FILES } from './worker-factory';
 
 /// A part of the core that could not be loaded; the message names the file and what to try.
-export class LoadError extends Error {
+class LoadError extends Error {
   override name = 'Error';
 }
 

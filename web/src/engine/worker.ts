@@ -1,28 +1,18 @@
 /// The body of the Web Worker that runs the heavy calls (engine/cost.ts decides which). The page
 /// compiles each part of the core once and sends the compiled WebAssembly.Module before the first
 /// request that needs it (`{ id: -1, part, module }`); the worker instantiates it on that first
-/// request. It answers `{ id, calls }` with `{ id, results, elapsed }` (result buffers transferred)
+/// request. It answers `{ id, calls }` with `{ id, results }` (result buffers transferred)
 /// or `{ id, error: { name, message } }`. Its first message says it started, and names the Web
 /// Lock it holds while it lives (see protocol.ts).
 import createCore from 'kernel-lens-wasm/kernel_lens_core.mjs';
-import { errorPayload, exportedFunctions, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
-import type { CallResponse, ClosingMessage, PageMessage, StartedMessage } from './protocol';
+import { errorPayload, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
+import type { CallResponse, PageMessage, StartedMessage } from './protocol';
 
 interface WorkerScope {
   postMessage(message: unknown, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<PageMessage>) => void): void;
-  close(): void;
 }
 const scope = self as unknown as WorkerScope;
-
-/// A worker that closes itself says so first: the page cannot see a closed worker otherwise where
-/// it has no Web Locks (see announce below). The message is posted before the worker stops.
-const closeWorker = scope.close.bind(scope);
-scope.close = () => {
-  const closing: ClosingMessage = { id: 0, closing: true };
-  scope.postMessage(closing);
-  closeWorker();
-};
 
 /// Every figure calls the core; the laboratory's factory script is fetched by its first call.
 const FACTORIES: Record<ModulePart, () => Promise<Factory>> = {
@@ -40,29 +30,17 @@ const compiled = new Map<ModulePart, WebAssembly.Module>();
 const instances = new Map<ModulePart, Promise<Map<string, CoreFunction>>>();
 const loaded = new Map<ModulePart, Map<string, CoreFunction>>();
 
-/// The site's .wasm files, for a page that sends no compiled module (a script speaking to the
-/// worker directly, as the leak test does): the worker then fetches and compiles the part itself.
-/// The standalone file always sends its modules, so it carries no second copy of them here.
-async function fetchedPart(part: ModulePart): Promise<Map<string, CoreFunction>> {
-  if (import.meta.env.MODE !== 'standalone') {
-    const { WASM_URLS } = await import('./wasm-urls');
-    const factory = await FACTORIES[part]();
-    const functions = exportedFunctions(await factory({ locateFile: () => WASM_URLS[part] }));
-    loaded.set(part, functions);
-    return functions;
-  }
-  throw new Error(`the page sent no compiled ${part} module`);
-}
-
+/// The part's functions, instantiated from the module the page sent (once; a failure is retried).
 function load(part: ModulePart): Promise<Map<string, CoreFunction>> {
   let pending = instances.get(part);
   if (!pending) {
     const module = compiled.get(part);
-    if (!module) pending = fetchedPart(part);
-    else pending = FACTORIES[part]().then((factory) => instantiate(factory, module)).then((functions) => {
-      loaded.set(part, functions);
-      return functions;
-    });
+    pending = module
+      ? FACTORIES[part]().then((factory) => instantiate(factory, module)).then((functions) => {
+          loaded.set(part, functions);
+          return functions;
+        })
+      : Promise.reject(new Error(`the page sent no compiled ${part} module`));
     instances.set(part, pending);
     pending.catch(() => instances.delete(part));
   }
@@ -76,12 +54,11 @@ scope.addEventListener('message', (event) => {
     return;
   }
   const { id, calls } = request;
-  const start = performance.now();
   Promise.resolve()
     .then(() => Promise.all(partsFor(calls).map(load)))
     .then(() => {
       const results = runCalls(calls, (part) => loaded.get(part) ?? new Map());
-      const response: CallResponse = { id, results, elapsed: performance.now() - start };
+      const response: CallResponse = { id, results };
       scope.postMessage(response, [...transferables(results)]);
     })
     .catch((error: unknown) => {
