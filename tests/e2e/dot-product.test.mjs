@@ -2,7 +2,7 @@
 // 1 and 2 against negative squared distances 0 and −1; sliders and dragging change them.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, findCursor, grid, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -25,6 +25,7 @@ test("the chapter's example: dot products 1 and 2, negative squared distances 0 
   assert.deepEqual(await column(page, 7), ['0.7311', '0.2689']);
   assert.deepEqual(await column(page, 3), ['1.00', '4.00']);
   assert.equal(await page.locator('canvas[role="img"]').count(), 1);
+  await afterDrawn(page.locator('figure.kl-widget'));
   await screenshot(page, 'dot-product');
   assert.deepEqual(errors, []);
 });
@@ -51,14 +52,12 @@ test('dragging the k2 arrow head changes both scores; URL parameters set the vec
   const canvas = page.locator('.kl-chart--interactive canvas');
   const box = await canvas.boundingBox();
   // Scan the horizontal axis from the right until the cursor offers to grab k2's head.
-  let found = null;
-  for (const y of [0.5, 0.48, 0.46, 0.52, 0.54]) {
-    for (let x = box.x + box.width - 2; x > box.x + box.width * 0.5 && !found; x -= 3) {
-      await page.mouse.move(x, box.y + box.height * y);
-      if ((await canvas.evaluate((c) => c.style.cursor)) === 'grab') found = { x, y: box.y + box.height * y };
+  const found = await findCursor(page, canvas, 'grab', function* () {
+    for (const f of [0.5, 0.48, 0.46, 0.52, 0.54]) {
+      const y = box.y + box.height * f;
+      yield* grid({ x0: box.x + box.width - 2, x1: box.x + box.width * 0.5, dx: -3 }, { y0: y, y1: y + 1, dy: 1 });
     }
-    if (found) break;
-  }
+  });
   assert.ok(found, 'the k2 head is grabbable');
   await page.mouse.move(found.x, found.y);
   await page.mouse.down();

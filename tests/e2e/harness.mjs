@@ -174,3 +174,21 @@ export async function figuresDrawn(page, timeout = 30000) {
 export async function nextFrames(page) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
+
+/// The first of `points(box)` (page coordinates, `box` the canvas' bounding box) where the mouse
+/// makes `canvas` (a locator) show `cursor`, or null: how a test finds what a chart lets it grab.
+export async function findCursor(page, canvas, cursor, points) {
+  const box = await canvas.boundingBox();
+  for (const { x, y } of points(box)) {
+    await page.mouse.move(x, y);
+    if ((await canvas.evaluate((c) => c.style.cursor)) === cursor) return { x, y };
+  }
+  return null;
+}
+
+/// Page coordinates from (x0, y0) to (x1, y1) in steps of (dx, dy) (rows of y outer).
+export function* grid({ x0, x1, dx }, { y0, y1, dy }) {
+  for (let y = y0; dy > 0 ? y < y1 : y > y1; y += dy) {
+    for (let x = x0; dx > 0 ? x < x1 : x > x1; x += dx) yield { x, y };
+  }
+}

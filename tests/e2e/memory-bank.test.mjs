@@ -2,7 +2,7 @@
 // the chapter's weights and output, and row selection highlighting the matching part.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -34,6 +34,7 @@ test("the job table has the chapter's five rows and the computation shows the ch
   ]);
   assert.deepEqual(await highlighted(page), ['query']);
   await page.waitForSelector('.kl-bank__jobs .katex');
+  await afterDrawn(page.locator('figure.kl-widget'));
   await screenshot(page, 'memory-bank');
   assert.deepEqual(errors, []);
 });

@@ -2,7 +2,7 @@
 // limits reached by driving h, and h = 0 refused with the core's message.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -19,6 +19,7 @@ test('at h = 0.6 the temperature is 0.720 and both weight columns are the chapte
   assert.equal(await waitForText(page.getByTestId('temperature'), /\d/), '0.720');
   assert.deepEqual(await column(page, 2), ['0.0002', '0.9413', '0.0585']);
   assert.deepEqual(await column(page, 3), ['0.0002', '0.9413', '0.0585']);
+  await afterDrawn(page.locator('figure.kl-widget'));
   await screenshot(page, 'temperature');
   assert.deepEqual(errors, []);
 });
@@ -44,7 +45,9 @@ test('driving h toward infinity approaches 1/n', async () => {
   await waitForText(page.getByTestId('bandwidth'), /^100\.?$/, 20000);
   await page.waitForFunction(() => document.querySelector('.kl-table tbody tr td:nth-child(2)')?.textContent === '0.3333');
   // At h = 100 the weights are within 1e-4 of 1/n; the limit column is exactly 1/3.
-  for (const w of await column(page, 2)) assert.ok(Math.abs(Number(w) - 1 / 3) < 2e-4, w);
+  const weights = await column(page, 2);
+  assert.equal(weights.length, 3);
+  for (const w of weights) assert.ok(Math.abs(Number(w) - 1 / 3) < 2e-4, w);
   assert.deepEqual(await column(page, 5), ['0.3333', '0.3333', '0.3333']);
 });
 

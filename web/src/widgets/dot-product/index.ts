@@ -2,16 +2,16 @@
 /// query, yet qᵀk scores them 1 and 2 while −‖q − k‖² scores them 0 and −1. Drag the arrows and
 /// watch magnitude enter one score and not the other.
 import { canvasFont, chartCanvas, createChart, scheduleFrame, type Chart } from '../../charts';
-import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { palette, type Palette } from '../../theme/theme';
 import { button, controlRow, dataTable, slider, type Slider } from '../../ui/controls';
 import { fixed, tuple } from '../../ui/format';
-import { call } from '../../engine';
+import { call, resultOf } from '../../engine';
 import type { StateOf } from '../../ui/state';
 import { defineWidget } from '../../ui/host/widget';
 import type { Plugin } from '../../charts';
 import './dot-product.css';
 import { liveReadout, setText, testNode } from '../../ui/readout';
-import { localPoint } from '../../ui/pointer';
+import { chartSurface, dragOnAxis, nearestPoint, type AxisPoint } from '../shared/drag-on-axis';
 import prose from './prose.html?raw';
 import meta from './meta';
 
@@ -44,6 +44,9 @@ type XY = { x: number; y: number };
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 const clamp = (x: number): number => Math.min(Math.max(x, AXIS.min), AXIS.max);
+/// The arrow heads in the order a press takes them: keys before the query, so a key hidden under q
+/// can be moved.
+const GRAB_ORDER: readonly VectorName[] = ['k2', 'k1', 'q'];
 
 /// Writes "q", "k1", "k2" beside each arrow head.
 const arrowLabels: Plugin<'scatter'> = {
@@ -69,10 +72,7 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: DotState = { q: [...initial.q], k1: [...initial.k1], k2: [...initial.k2] };
-    const scoresChannel = host.channel('scores');
-    const weightsChannel = host.channel('weights');
+  mount(host) {
     let colors = palette();
     let last: Frame | null = null;
     host.provideExport({
@@ -90,29 +90,31 @@ export default defineWidget({
       'kl-chart kl-chart--interactive kl-dot__plane',
     );
     const vectorColor = (name: VectorName, c: Palette): string => (name === 'q' ? c.orange : name === 'k1' ? c.navy : c.brown);
-    const chart = createChart<'scatter'>(canvas, {
-      type: 'scatter',
-      data: {
-        datasets: NAMES.map((name) => ({
-          label: name,
-          data: [],
-          showLine: true,
-          borderColor: vectorColor(name, colors),
-          backgroundColor: vectorColor(name, colors),
-          borderWidth: name === 'q' ? 2 : 3,
-          borderDash: name === 'q' ? [6, 4] : [],
-          pointRadius: [0, name === 'q' ? 6 : 7],
-          pointStyle: name === 'q' ? 'rectRot' : 'circle',
-        })),
-      },
-      options: {
-        scales: {
-          x: { type: 'linear', ...AXIS, ticks: { stepSize: 1 }, title: { display: true, text: 'feature 1' } },
-          y: { type: 'linear', ...AXIS, ticks: { stepSize: 1 }, title: { display: true, text: 'feature 2' } },
+    const chart = host.own(
+      createChart<'scatter'>(canvas, {
+        type: 'scatter',
+        data: {
+          datasets: NAMES.map((name) => ({
+            label: name,
+            data: [],
+            showLine: true,
+            borderColor: vectorColor(name, colors),
+            backgroundColor: vectorColor(name, colors),
+            borderWidth: name === 'q' ? 2 : 3,
+            borderDash: name === 'q' ? [6, 4] : [],
+            pointRadius: [0, name === 'q' ? 6 : 7],
+            pointStyle: name === 'q' ? 'rectRot' : 'circle',
+          })),
         },
-      },
-      plugins: [arrowLabels],
-    });
+        options: {
+          scales: {
+            x: { type: 'linear', ...AXIS, ticks: { stepSize: 1 }, title: { display: true, text: 'feature 1' } },
+            y: { type: 'linear', ...AXIS, ticks: { stepSize: 1 }, title: { display: true, text: 'feature 2' } },
+          },
+        },
+        plugins: [arrowLabels],
+      }),
+    );
 
     const dotText = testNode('strong', 'dot-scores');
     const distanceText = testNode('strong', 'distance-scores');
@@ -138,10 +140,10 @@ export default defineWidget({
         label: `${role} coordinate ${axis + 1}`,
         caption: `${name}${axis === 0 ? '₁' : '₂'}`,
         spec: { ...AXIS, scale: 'linear', step: 0.1 },
-        value: state[name][axis] ?? 0,
+        value: host.state[name][axis] ?? 0,
         format: (x) => fixed(x, 1),
         onInput: (x) => {
-          const next = [...state[name]];
+          const next = [...host.state[name]];
           next[axis] = x;
           update({ [name]: next });
         },
@@ -178,28 +180,23 @@ export default defineWidget({
       return a > b ? '→ k1 ranks first' : '→ k2 ranks first';
     }
 
-    async function compute(requested: DotState): Promise<void> {
-      const keys = [...requested.k1, ...requested.k2];
-      try {
-        const first = await scoresChannel.request([
-          call('dotProductScores', requested.q, keys, 2),
-          call('distanceScores', requested.q, keys, 2),
+    /// Both scores of each key, the keys' lengths kᵀk, and the softmax weights of each score,
+    /// in one round trip (the softmaxes take the scores computed just before them).
+    host.compute({
+      key: 'scores',
+      ask: (state) => {
+        const keys = [...state.k1, ...state.k2];
+        return [
+          call('dotProductScores', state.q, keys, 2),
+          call('distanceScores', state.q, keys, 2),
           call('dotProductScores', keys, keys, 2),
-        ] as const);
-        if (!first) return;
-        /// `negativeDistance`: the distance score s = −‖q − k‖².
-        const [dot, negativeDistance, gram] = first;
-        const second = await weightsChannel.request([call('rowSoftmax', dot, 2), call('rowSoftmax', negativeDistance, 2)] as const);
-        if (!second) return;
-        host.clearError();
-        const frame: Frame = {
-          state: requested,
-          dot,
-          negativeDistance,
-          dotWeights: second[0],
-          distanceWeights: second[1],
-          lengths: Float64Array.of(gram[0] ?? Number.NaN, gram[3] ?? Number.NaN),
-        };
+          call('rowSoftmax', resultOf<Float64Array>(0), 2),
+          call('rowSoftmax', resultOf<Float64Array>(1), 2),
+        ] as const;
+      },
+      /// `negativeDistance`: the distance score s = −‖q − k‖².
+      draw([dot, negativeDistance, gram, dotWeights, distanceWeights], state) {
+        const frame: Frame = { state, dot, negativeDistance, dotWeights, distanceWeights, lengths: Float64Array.of(gram[0] ?? Number.NaN, gram[3] ?? Number.NaN) };
         last = frame;
         paint(frame);
         setText(dotText, tuple(dot, 2));
@@ -209,87 +206,50 @@ export default defineWidget({
         table.setRows(
           (['k1', 'k2'] as const).map((name, i) => [
             name,
-            tuple(requested[name], 1),
+            tuple(state[name], 1),
             fixed(frame.lengths[i] ?? Number.NaN, 2),
             fixed(dot[i] ?? Number.NaN, 2),
-            fixed(frame.dotWeights[i] ?? Number.NaN, 4),
+            fixed(dotWeights[i] ?? Number.NaN, 4),
             fixed(negativeDistance[i] ?? Number.NaN, 2),
-            fixed(frame.distanceWeights[i] ?? Number.NaN, 4),
+            fixed(distanceWeights[i] ?? Number.NaN, 4),
           ]),
         );
-      } catch (error) {
-        host.showError(error);
-      }
-    }
+      },
+    });
 
     function update(partial: Partial<DotState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
+      host.update(partial);
       for (const name of NAMES) {
-        sliders.get(`${name}0`)?.set(state[name][0] ?? 0);
-        sliders.get(`${name}1`)?.set(state[name][1] ?? 0);
+        sliders.get(`${name}0`)?.set(host.state[name][0] ?? 0);
+        sliders.get(`${name}1`)?.set(host.state[name][1] ?? 0);
       }
-      void compute(state);
     }
 
     // ---- dragging arrow heads ----
-    let dragging: VectorName | null = null;
-    /// Head minus pointer at the grab, in data units, so a drag moves the head without a jump.
-    let grabOffset = { x: 0, y: 0 };
-    function toData(event: PointerEvent): { x: number; y: number; px: number; py: number } {
-      const { x: px, y: py } = localPoint(canvas, event);
-      const { x, y } = chart.scales;
-      return { x: x?.getValueForPixel(px) ?? 0, y: y?.getValueForPixel(py) ?? 0, px, py };
-    }
-    /// The arrow head under the pointer; keys before the query, so a key hidden under q can be moved.
-    function headAt(px: number, py: number): VectorName | null {
-      const { x, y } = chart.scales;
-      if (!x || !y) return null;
-      let best: VectorName | null = null;
-      let bestDistance = GRAB_RADIUS;
-      for (const name of ['k2', 'k1', 'q'] as const) {
-        const [vx = 0, vy = 0] = state[name];
-        const d = Math.hypot(x.getPixelForValue(vx) - px, y.getPixelForValue(vy) - py);
-        if (d < bestDistance) {
-          best = name;
-          bestDistance = d;
-        }
-      }
-      return best;
-    }
-    canvas.addEventListener('pointerdown', (event) => {
-      const at = toData(event);
-      dragging = headAt(at.px, at.py);
-      if (!dragging) return;
-      const [hx = 0, hy = 0] = state[dragging];
-      grabOffset = { x: hx - at.x, y: hy - at.y };
-      canvas.setPointerCapture(event.pointerId);
-      event.preventDefault();
-    });
-    canvas.addEventListener('pointermove', (event) => {
-      const at = toData(event);
-      if (!dragging) {
-        canvas.style.cursor = headAt(at.px, at.py) ? 'grab' : 'default';
-        return;
-      }
-      update({ [dragging]: [round1(clamp(at.x + grabOffset.x)), round1(clamp(at.y + grabOffset.y))] });
-    });
-    const release = (): void => {
-      dragging = null;
+    const surface = chartSurface(chart);
+    /// The arrow head under the pointer.
+    const headAt = (at: AxisPoint): VectorName | null => {
+      const heads = GRAB_ORDER.map((name) => ({ x: host.state[name][0] ?? 0, y: host.state[name][1] ?? 0 }));
+      return GRAB_ORDER[nearestPoint(surface, at, heads, GRAB_RADIUS)] ?? null;
     };
-    canvas.addEventListener('pointerup', release);
-    canvas.addEventListener('pointercancel', release);
+    /// The head held, and head minus pointer at the grab in data units, so a drag moves the head
+    /// without a jump.
+    dragOnAxis<{ name: VectorName; offset: { x: number; y: number } }>(host, surface, {
+      grab(at) {
+        const name = headAt(at);
+        if (!name) return null;
+        const [hx = 0, hy = 0] = host.state[name];
+        return { name, offset: { x: hx - at.x, y: hy - at.y } };
+      },
+      move({ name, offset }, at) {
+        update({ [name]: [round1(clamp(at.x + offset.x)), round1(clamp(at.y + offset.y))] });
+      },
+      hover: (at) => (headAt(at) ? 'grab' : 'default'),
+    });
 
-    const stopTheme = onThemeChange((next) => {
+    host.onTheme((next) => {
       colors = next;
       if (last) paint(last);
     });
-    void compute(state);
-    return {
-      destroy() {
-        stopTheme();
-        chart.destroy();
-      },
-    };
   },
 });

@@ -166,9 +166,4 @@ export class LookupView {
     dataset.data = barPoints(frame.weights);
     dataset.backgroundColor = barColors(this.colors, frame.keys.length);
   }
-
-  destroy(): void {
-    this.scatter.destroy();
-    this.bars.destroy();
-  }
 }

@@ -50,9 +50,7 @@ export default defineWidget({
   prose,
   math: true,
 
-  mount(host, initial) {
-    let state: BankState = { ...initial };
-    const channel = host.channel('bank');
+  mount(host) {
     let last: { q: number; h: number; weights: Float64Array; scores: Float64Array; output: number } | null = null;
     host.provideExport({
       name: 'slots',
@@ -93,7 +91,7 @@ export default defineWidget({
       choose.className = 'kl-bank__job';
       setText(choose, job);
       choose.setAttribute('aria-label', `Highlight the ${job} in the computation`);
-      choose.addEventListener('click', () => select(state.row === job ? 'none' : job));
+      choose.addEventListener('click', () => select(host.state.row === job ? 'none' : job));
       choose.addEventListener('keydown', (event) => {
         const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
         if (step === 0) return;
@@ -156,8 +154,8 @@ export default defineWidget({
     const linkLine = document.createElement('p');
     linkLine.append('The same computation drawn as Figure 12.1: ', lookupLink, '.');
 
-    const query = querySlider(params.q, state.q, (q) => update({ q }));
-    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const query = querySlider(params.q, host.state.q, (q) => host.update({ q }));
+    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
 
     const layout = document.createElement('div');
     layout.className = 'kl-bank__layout';
@@ -165,7 +163,7 @@ export default defineWidget({
     host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
     // The bank's fixed keys and values from the start; until the core answers, its scores,
     // weights and output are blanks of about their numbers' widths (no layout shift).
-    setText(queryText, fixed(state.q, 2));
+    setText(queryText, fixed(host.state.q, 2));
     slotParts.forEach((slot, i) => {
       setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
       setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
@@ -178,33 +176,29 @@ export default defineWidget({
     void typeset(host.root);
 
     function select(row: BankState['row']): void {
-      state = { ...state, row };
-      host.setState({ row });
+      host.update({ row });
       highlight();
     }
 
     function highlight(): void {
       for (const [job, choose] of rowButtons) {
-        const selected = state.row === job;
+        const selected = host.state.row === job;
         choose.setAttribute('aria-pressed', String(selected));
         choose.closest('tr')?.classList.toggle('kl-bank__row--selected', selected);
       }
       for (const node of bank.querySelectorAll<HTMLElement>('[data-part]')) {
-        node.classList.toggle('kl-bank--highlight', node.dataset.part === state.row);
+        node.classList.toggle('kl-bank--highlight', node.dataset.part === host.state.row);
       }
     }
 
-    async function compute(requested: BankState): Promise<void> {
-      try {
-        const results = await channel.request([
-          call('attention', [requested.q], KEYS, VALUES, 1, 1, requested.h),
-          call('logScores', [requested.q], KEYS, 1, requested.h),
-        ] as const);
-        if (!results) return;
-        const [{ weights, outputs }, scores] = results;
-        host.clearError();
-        last = { q: requested.q, h: requested.h, weights, scores, output: outputs[0] ?? Number.NaN };
-        setText(queryText, fixed(requested.q, 2));
+    /// The query's reading of the bank: its weights and output, and the scores behind them.
+    host.compute({
+      key: 'bank',
+      reads: ['q', 'h'],
+      ask: (state) => [call('attention', [state.q], KEYS, VALUES, 1, 1, state.h), call('logScores', [state.q], KEYS, 1, state.h)] as const,
+      draw([{ weights, outputs }, scores], { q, h }) {
+        last = { q, h, weights, scores, output: outputs[0] ?? Number.NaN };
+        setText(queryText, fixed(q, 2));
         slotParts.forEach((slot, i) => {
           setText(slot.score, `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`);
           const weight = weights[i] ?? 0;
@@ -213,27 +207,15 @@ export default defineWidget({
         });
         setText(outputText, fixed(outputs[0] ?? Number.NaN, 4));
         if (host.embedded) {
-          lookupLink.href = `embed.html?widget=lookup&q=${requested.q}&h=${requested.h}`;
+          lookupLink.href = `embed.html?widget=lookup&q=${q}&h=${h}`;
           setText(lookupLink, 'open the lookup');
         } else {
           lookupLink.href = '#section-lookup';
           setText(lookupLink, 'the lookup above');
         }
-      } catch (error) {
-        host.showError(error);
-      }
-    }
-
-    function update(partial: Partial<BankState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
-      void compute(state);
-    }
+      },
+    });
 
     highlight();
-    void compute(state);
-    return {
-      destroy() {},
-    };
   },
 });

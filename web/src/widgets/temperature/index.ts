@@ -1,7 +1,7 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
-import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart, type Chart } from '../../charts';
-import { onThemeChange, palette, withAlpha, type Palette } from '../../theme/theme';
+import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart } from '../../charts';
+import { palette, withAlpha } from '../../theme/theme';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../ui/controls';
 import { fixed, precise } from '../../ui/format';
 import { call, resultOf } from '../../engine';
@@ -26,7 +26,7 @@ const TAU_SPEC: Pick<NumberParam, 'min' | 'max' | 'scale'> = { min: 2e-4, max: 2
 const DRIVE_FACTOR = 0.93;
 
 interface Frame {
-  n: number;
+  keys: readonly number[];
   kernel: Float64Array;
   softmax: Float64Array;
   nearest: Float64Array;
@@ -39,10 +39,7 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: TemperatureState = { ...initial, keys: [...initial.keys] };
-    const scores = host.channel('scores');
-    const inverse = host.channel('inverse');
+  mount(host) {
     let colors = palette();
     let last: Frame | null = null;
     host.provideExport({
@@ -50,23 +47,27 @@ export default defineWidget({
       csv: () => {
         const frame = last;
         if (!frame) return [];
-        const rows = Array.from({ length: frame.n }, (_, i) => [i + 1, frame.kernel[i] ?? null, frame.softmax[i] ?? null, frame.nearest[i] ?? null, frame.uniform[i] ?? null]);
+        const rows = frame.keys.map((_, i) => [i + 1, frame.kernel[i] ?? null, frame.softmax[i] ?? null, frame.nearest[i] ?? null, frame.uniform[i] ?? null]);
         return [['key', 'kernel weight', 'softmax weight', 'nearest-key limit', 'uniform limit'], ...rows];
       },
     });
+    /// The drive's next animation frame (0: no drive); the host stops it when the figure goes.
     let drive = 0;
+    host.own({ destroy: () => stopDrive() });
+    /// The temperature the dial asked for last (null: none yet).
+    let askedTau: number | null = null;
 
     const { box, canvas } = chartCanvas(
       'Weights per key: the normalized kernel weights, softmax of the unscaled scores at temperature τ, and the two limits',
     );
-    const chart = weightBarChart(canvas, { legend: true, max: 1.1, printed: [0] });
+    const chart = host.own(weightBarChart(canvas, { legend: true, max: 1.1, printed: [0] }));
 
     const hText = testNode('strong', 'bandwidth');
     const tauText = testNode('strong', 'temperature');
     const readout = liveReadout('kl-readout', 'h = ', hText, '  ↔  τ = 2h² = ', tauText);
 
     const table = dataTable('Weights per key', ['key', 'kernel α', 'softmax(s/τ)', 'h → 0⁺ limit', 'h → ∞ limit']);
-    const bandwidth = bandwidthSlider(params.h, state.h, (h) => {
+    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => {
       stopDrive();
       update({ h });
     });
@@ -77,15 +78,16 @@ export default defineWidget({
       format: (tau) => (Number.isNaN(tau) ? '…' : precise(tau, 3)),
       onInput: (tau) => {
         stopDrive();
-        void fromTemperature(tau);
+        askedTau = tau;
+        inverse.refresh();
       },
     });
-    const query = querySlider(params.q, state.q, (q) => update({ q }));
+    const query = querySlider(params.q, host.state.q, (q) => update({ q }));
 
     const typed = typedNumber({
       label: 'bandwidth h, typed value',
       caption: 'type h',
-      value: state.h,
+      value: host.state.h,
       onChange: (h) => {
         stopDrive();
         update({ h });
@@ -113,7 +115,7 @@ export default defineWidget({
 
     function paint(frame: Frame): void {
       scheduleFrame(chart, () => {
-        chart.data.labels = state.keys.map((k, i) => `k${i + 1} = ${fixed(k, 2)}`);
+        chart.data.labels = frame.keys.map((k, i) => `k${i + 1} = ${fixed(k, 2)}`);
         setDatasets(chart, [
           { label: 'kernel weights α', data: barPoints(frame.kernel), backgroundColor: colors.brown },
           { label: 'softmax(s/τ)', data: barPoints(frame.softmax), backgroundColor: colors.orange },
@@ -135,31 +137,30 @@ export default defineWidget({
       });
     }
 
-    async function compute(requested: TemperatureState): Promise<void> {
-      const n = requested.keys.length;
-      const q = [requested.q];
-      try {
-        // One round trip: the softmax takes the scores and τ computed just before it.
-        const results = await scores.request([
-          call('temperatureFromBandwidth', requested.h),
-          call('attention', q, requested.keys, requested.keys, 1, 1, requested.h),
-          call('distanceScores', q, requested.keys, 1),
-          call('nearestKeyLimit', q, requested.keys, 1),
-          call('uniformLimit', n),
+    host.compute({
+      key: 'scores',
+      // One round trip: the softmax takes the scores and τ computed just before it.
+      ask: (state) => {
+        const q = [state.q];
+        return [
+          call('temperatureFromBandwidth', state.h),
+          call('attention', q, state.keys, state.keys, 1, 1, state.h),
+          call('distanceScores', q, state.keys, 1),
+          call('nearestKeyLimit', q, state.keys, 1),
+          call('uniformLimit', state.keys.length),
           /// softmax(s/τ) of the unscaled scores of equation 12.5, s = −‖q − k‖².
-          call('softmaxWithTemperature', resultOf<Float64Array>(2), n, resultOf<number>(0)),
-        ] as const);
-        if (!results) return;
-        const [tau, kernel, , nearest, uniform, softmaxWeights] = results;
-        host.clearError();
-        const frame: Frame = { n, kernel: kernel.weights, softmax: softmaxWeights, nearest, uniform };
+          call('softmaxWithTemperature', resultOf<Float64Array>(2), state.keys.length, resultOf<number>(0)),
+        ] as const;
+      },
+      draw([tau, kernel, , nearest, uniform, softmaxWeights], state) {
+        const frame: Frame = { keys: state.keys, kernel: kernel.weights, softmax: softmaxWeights, nearest, uniform };
         last = frame;
         paint(frame);
-        setText(hText, precise(requested.h, 3));
+        setText(hText, precise(state.h, 3));
         setText(tauText, precise(tau, 3));
         temperature.set(tau);
         table.setRows(
-          requested.keys.map((k, i) => [
+          state.keys.map((k, i) => [
             `k${i + 1} = ${fixed(k, 2)}`,
             fixed(frame.kernel[i] ?? 0, 4),
             fixed(frame.softmax[i] ?? 0, 4),
@@ -167,35 +168,32 @@ export default defineWidget({
             fixed(frame.uniform[i] ?? 0, 4),
           ]),
         );
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+      },
+      refused(error, state) {
         // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
         const text = typed.input.value.trim();
-        if (Number.isNaN(requested.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`);
-        else host.showError(`h = ${precise(requested.h, 3)} is refused: ${message}`);
-      }
-    }
+        if (Number.isNaN(state.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`, 'scores');
+        else host.showError(`h = ${precise(state.h, 3)} is refused: ${error.message}`, 'scores');
+      },
+    });
 
-    async function fromTemperature(tau: number): Promise<void> {
-      try {
-        const result = await inverse.request([call('bandwidthFromTemperature', tau)] as const);
-        if (!result) return;
-        const h = result[0];
+    /// The bandwidth of the temperature the dial set.
+    const inverse = host.compute({
+      key: 'inverse',
+      reads: [],
+      ask: () => (askedTau === null ? null : ([call('bandwidthFromTemperature', askedTau)] as const)),
+      draw([h]) {
         bandwidth.set(h);
         update({ h });
-      } catch (error) {
-        host.showError(error);
-      }
-    }
+      },
+    });
 
     function update(partial: Partial<TemperatureState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
+      host.update(partial);
       if (partial.h !== undefined && Number.isFinite(partial.h)) {
         if (partial.h > 0) bandwidth.set(partial.h);
         typed.set(partial.h);
       }
-      void compute(state);
     }
 
     function stopDrive(): void {
@@ -210,7 +208,7 @@ export default defineWidget({
       const active = factor < 1 ? toZero : toInfinity;
       active.setAttribute('aria-pressed', 'true');
       const step = (): void => {
-        const h = Math.min(Math.max(state.h * factor, params.h.min), params.h.max);
+        const h = Math.min(Math.max(host.state.h * factor, params.h.min), params.h.max);
         update({ h: Number(h.toPrecision(3)) });
         if (h <= params.h.min || h >= params.h.max) stopDrive();
         else drive = requestAnimationFrame(step);
@@ -218,17 +216,9 @@ export default defineWidget({
       drive = requestAnimationFrame(step);
     }
 
-    const stopTheme = onThemeChange((next: Palette) => {
+    host.onTheme((next) => {
       colors = next;
       if (last) paint(last);
     });
-    void compute(state);
-    return {
-      destroy() {
-        stopDrive();
-        stopTheme();
-        chart.destroy();
-      },
-    };
   },
 });
