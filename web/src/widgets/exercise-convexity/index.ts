@@ -36,9 +36,7 @@ export default defineWidget({
   prose,
   math: true,
 
-  mount(host, initial) {
-    let state: ExerciseState = { ...initial, targets: [...initial.targets] };
-    const channel = host.channel('convexity');
+  mount(host) {
     let last: { state: ExerciseState; olsWeights: Float64Array; nwWeights: Float64Array; predictions: number[] } | null = null;
     host.provideExport({
       name: 'weights',
@@ -56,7 +54,7 @@ export default defineWidget({
       csv: () => (last ? [['q', 'h', 'OLS prediction', 'OLS weight sum', 'NW prediction', 'NW weight sum'], [last.state.q, last.state.h, ...last.predictions]] : []),
     });
 
-    const answer = reveal('Check your answer', state.reveal, (open) => update({ reveal: open }));
+    const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }));
     const proof = document.createElement('ol');
     proof.innerHTML = `
       <li><strong>Nonnegative.</strong> $\\alpha_i = \\kappa_h(\\vect{q},\\vect{k}_i)/\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)$
@@ -73,10 +71,10 @@ export default defineWidget({
     const table = dataTable('Weights per key: OLS λ against Nadaraya–Watson α', ['key', 'target v', 'OLS λ', 'NW α']);
     const summary = dataTable('The three steps, checked', ['check', 'OLS λ', 'NW α']);
 
-    const query = querySlider(params.q, state.q, (q) => update({ q }));
-    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const query = querySlider(params.q, host.state.q, (q) => propose({ q }));
+    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => propose({ h }));
     const editor = targetEditor({
-      targets: state.targets,
+      targets: host.state.targets,
       range: TARGET_RANGE,
       presets: [
         { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
@@ -84,7 +82,7 @@ export default defineWidget({
       ],
       onChange: (targets) => {
         host.clearError('field');
-        update({ targets });
+        propose({ targets });
       },
       // Stays until a valid entry: a computation landing meanwhile does not wipe it.
       onRefuse: (message) => host.showError(message, 'field'),
@@ -109,31 +107,34 @@ export default defineWidget({
     // The answer's TeX is the figure's own: the page typesets only the prose before it.
     void typeset(host.root);
 
-    async function compute(requested: ExerciseState): Promise<void> {
-      try {
-        const results = await channel.request([
+    /// The state asked of the core; it becomes the figure's state only once the core accepts it,
+    /// so a refused input keeps the last answer (and the link).
+    let requested: ExerciseState = host.state;
+    const checks = host.compute({
+      key: 'compute',
+      reads: [],
+      ask: () =>
+        [
           call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1),
           call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1),
           call('attention', [requested.q], EXERCISE_KEYS, withOnes(requested.targets), 1, 2, requested.h),
-        ] as const);
-        if (!results) return;
-        const [ols, olsSum, nw] = results;
-        host.clearError('compute');
-        state = requested;
-        host.setState(requested);
+        ] as const,
+      draw([ols, olsSum, nw]) {
+        const shown = requested;
+        host.update({ h: shown.h, q: shown.q, targets: shown.targets });
         const olsPrediction = ols.predictions[0] ?? Number.NaN;
         const [nwPrediction = Number.NaN, nwSum = Number.NaN] = nw.outputs;
         const olsWeightSum = olsSum.predictions[0] ?? Number.NaN;
-        last = { state: requested, olsWeights: ols.weights, nwWeights: nw.weights, predictions: [olsPrediction, olsWeightSum, nwPrediction, nwSum] };
-        const low = Math.min(...requested.targets);
-        const high = Math.max(...requested.targets);
+        last = { state: shown, olsWeights: ols.weights, nwWeights: nw.weights, predictions: [olsPrediction, olsWeightSum, nwPrediction, nwSum] };
+        const low = Math.min(...shown.targets);
+        const high = Math.max(...shown.targets);
         const inside = (x: number): boolean => x >= low && x <= high;
         const smallest = (w: Float64Array): number => Math.min(...w);
         const yesNo = (ok: boolean): string => (ok ? 'yes' : 'no');
         table.setRows(
           EXERCISE_KEYS.map((key, i) => [
             fixed(key, 0),
-            fixed(requested.targets[i] ?? Number.NaN, 2),
+            fixed(shown.targets[i] ?? Number.NaN, 2),
             fixed(ols.weights[i] ?? Number.NaN, 4),
             fixed(nw.weights[i] ?? Number.NaN, 4),
           ]),
@@ -149,19 +150,12 @@ export default defineWidget({
         setText(nwText, fixed(nwPrediction, 4));
         setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
-      } catch (error) {
-        host.showError(error, 'compute');
-      }
-    }
+      },
+    });
 
-    /// The state changes only once the core has accepted it; a refused input keeps the last answer.
-    function update(partial: Partial<ExerciseState>): void {
-      void compute({ ...state, ...partial });
+    function propose(partial: Partial<ExerciseState>): void {
+      requested = { ...host.state, ...partial };
+      checks.refresh();
     }
-
-    void compute(state);
-    return {
-      destroy() {},
-    };
   },
 });

@@ -29,9 +29,7 @@ export default defineWidget({
   prose,
   math: true,
 
-  mount(host, initial) {
-    let state: ExerciseState = { ...initial, targets: [...initial.targets] };
-    const channel = host.channel('ols');
+  mount(host) {
     let last: { state: ExerciseState; weights: Float64Array; weightSum: number; prediction: number } | null = null;
     host.provideExport({
       name: 'weights',
@@ -46,9 +44,7 @@ export default defineWidget({
       csv: () => (last ? [['q', 'OLS prediction', 'OLS weight sum'], [last.state.q, last.prediction, last.weightSum]] : []),
     });
 
-    const answer = reveal('Check your answer', state.reveal, (open) => {
-      update({ reveal: open });
-    });
+    const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }));
 
     const derivation = document.createElement('p');
     derivation.innerHTML = `With the intercept column, $\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}}=\\begin{pmatrix}5&0\\\\0&10\\end{pmatrix}$
@@ -63,13 +59,13 @@ export default defineWidget({
 
     const table = dataTable('OLS target weights per key', ['key', 'λ (2 d.p.)', 'λ (4 d.p.)', 'target y']);
 
-    const query = querySlider(params.q, state.q, (q) => update({ q }));
+    const query = querySlider(params.q, host.state.q, (q) => propose({ q }));
 
     const tryHeading = document.createElement('p');
     tryHeading.textContent =
       'A target vector that leaves the range: put the large targets where λ is negative (or the small ones where it is largest). Try your own:';
     const editor = targetEditor({
-      targets: state.targets,
+      targets: host.state.targets,
       range: TARGET_RANGE,
       presets: [
         { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
@@ -77,7 +73,7 @@ export default defineWidget({
       ],
       onChange: (targets) => {
         host.clearError('field');
-        update({ targets });
+        propose({ targets });
       },
       // Stays until a valid entry: a computation landing meanwhile does not wipe it.
       onRefuse: (message) => host.showError(message, 'field'),
@@ -93,33 +89,32 @@ export default defineWidget({
     answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
     // Until the core answers, the read-outs and the table's λ columns hold blanks of about their
     // numbers' widths: their arrival shifts nothing.
-    setText(qText, fixed(state.q, 2));
+    setText(qText, fixed(host.state.q, 2));
     setText(weightsText, pending('(−0.00, 0.00, 0.00, 0.00, 0.00)'));
     setText(sumText, pending('1.00'));
     setText(negativeText, pending('Negative: λ1 = −0.00 on key −2.'));
     setText(predictionText, pending('0.0000'));
     setText(rangeText, pending('[0.00, 0.00]'));
     setText(verdict, pending('inside the range'));
-    table.setRows(EXERCISE_KEYS.map((key, i) => [fixed(key, 0), pending('−0.00'), pending('−0.0000'), fixed(state.targets[i] ?? Number.NaN, 2)]));
+    table.setRows(EXERCISE_KEYS.map((key, i) => [fixed(key, 0), pending('−0.00'), pending('−0.0000'), fixed(host.state.targets[i] ?? Number.NaN, 2)]));
     host.root.append(answer.element);
     // The answer's TeX is the figure's own: the page typesets only the prose before it.
     void typeset(host.root);
 
-    async function compute(requested: ExerciseState): Promise<void> {
-      try {
-        const results = await channel.request([
-          call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1),
-          call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1),
-        ] as const);
-        if (!results) return;
-        const [{ weights, predictions }, sum] = results;
-        host.clearError('compute');
-        state = requested;
-        host.setState(requested);
+    /// The state asked of the core; it becomes the figure's state only once the core accepts it,
+    /// so a refused input keeps the last answer (and the link).
+    let requested: ExerciseState = host.state;
+    const checked = host.compute({
+      key: 'compute',
+      reads: [],
+      ask: () => [call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1), call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1)] as const,
+      draw([{ weights, predictions }, sum]) {
+        const shown = requested;
+        host.update({ q: shown.q, targets: shown.targets });
         const prediction = predictions[0] ?? Number.NaN;
         const weightSum = sum.predictions[0] ?? Number.NaN;
-        last = { state: requested, weights, weightSum, prediction };
-        setText(qText, fixed(requested.q, 2));
+        last = { state: shown, weights, weightSum, prediction };
+        setText(qText, fixed(shown.q, 2));
         setText(weightsText, tuple(weights, 2));
         setText(sumText, fixed(weightSum, 2));
         const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
@@ -129,11 +124,11 @@ export default defineWidget({
             fixed(key, 0),
             fixed(weights[i] ?? Number.NaN, 2),
             fixed(weights[i] ?? Number.NaN, 4),
-            fixed(requested.targets[i] ?? Number.NaN, 2),
+            fixed(shown.targets[i] ?? Number.NaN, 2),
           ]),
         );
-        const low = Math.min(...requested.targets);
-        const high = Math.max(...requested.targets);
+        const low = Math.min(...shown.targets);
+        const high = Math.max(...shown.targets);
         setText(predictionText, fixed(prediction, 4));
         setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
         const below = prediction < low;
@@ -141,19 +136,12 @@ export default defineWidget({
         setText(verdict, below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range');
         verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
-      } catch (error) {
-        host.showError(error, 'compute');
-      }
-    }
+      },
+    });
 
-    /// The state changes only once the core has accepted it; a refused input keeps the last answer.
-    function update(partial: Partial<ExerciseState>): void {
-      void compute({ ...state, ...partial });
+    function propose(partial: Partial<ExerciseState>): void {
+      requested = { ...host.state, ...partial };
+      checked.refresh();
     }
-
-    void compute(state);
-    return {
-      destroy() {},
-    };
   },
 });

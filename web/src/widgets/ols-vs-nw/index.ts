@@ -1,11 +1,10 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
 import { barPoints, barValueLabels, chartCanvas, createChart, scheduleFrame, weightTick, type Chart } from '../../charts';
-import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { palette } from '../../theme/theme';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../ui/controls';
 import { fixed, pending, pythonFloat, tuple } from '../../ui/format';
 import { call } from '../../engine';
-import type { StateOf } from '../../ui/state';
 import { defineWidget } from '../../ui/host/widget';
 import { RangeStrip } from '../shared/range-strip';
 import { liveReadout, setText, testNode } from '../../ui/readout';
@@ -19,8 +18,6 @@ const params = {
   q: { kind: 'number', label: 'query q', default: 1.5, min: -3, max: 3, scale: 'linear', step: 0.05 },
   targets: { kind: 'numbers', label: 'targets', default: [1, 0, 0, 0, 0], min: -5, max: 5, minLength: 5, maxLength: 5 },
 } as const;
-
-type OlsState = StateOf<typeof params>;
 
 /// Weight axis shared by both panels so their bars compare directly.
 const WEIGHT_AXIS = { min: -0.5, max: 1.05 } as const;
@@ -51,13 +48,11 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: OlsState = { ...initial, targets: [...initial.targets] };
-    const channel = host.channel('weights');
+  mount(host) {
     const olsBox = chartCanvas('OLS weights λ(q) on the keys −2 to 2, signed');
     const nwBox = chartCanvas('Nadaraya–Watson weights α(q) on the keys −2 to 2, nonnegative');
-    const ols = weightChart(olsBox.canvas, 'OLS λ(q): signed');
-    const nw = weightChart(nwBox.canvas, 'Nadaraya–Watson α(q): convex');
+    const ols = host.own(weightChart(olsBox.canvas, 'OLS λ(q): signed'));
+    const nw = host.own(weightChart(nwBox.canvas, 'Nadaraya–Watson α(q): convex'));
     const strip = new RangeStrip();
     let colors = palette();
     let last: { olsWeights: Float64Array; nwWeights: Float64Array } | null = null;
@@ -73,9 +68,8 @@ export default defineWidget({
     const readout = liveReadout('kl-readout', 'Targets ', targetsText, ': OLS predicts ', olsText, ', NW predicts ', nwText, '; ', rangeText);
 
     const table = dataTable('Weights per key, and each column\'s sum as the chapter prints it', ['key', 'target', 'OLS λ', 'NW α']);
-    const sumsChannel = host.channel('sums');
-    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
-    const query = querySlider(params.q, state.q, (q) => update({ q }));
+    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
+    const query = querySlider(params.q, host.state.q, (q) => host.update({ q }));
 
     const charts = document.createElement('div');
     charts.className = 'kl-charts kl-charts--pair';
@@ -102,23 +96,18 @@ export default defineWidget({
       });
     }
 
-    async function compute(requested: OlsState): Promise<void> {
-      try {
-        const results = await channel.request([
-          call('olsPredict', KEYS, requested.targets, [requested.q], 1),
-          call('attention', [requested.q], KEYS, requested.targets, 1, 1, requested.h),
-        ] as const);
-        if (!results) return;
-        const [olsResult, nwResult] = results;
-        host.clearError();
+    host.compute({
+      key: 'weights',
+      ask: (state) => [call('olsPredict', KEYS, state.targets, [state.q], 1), call('attention', [state.q], KEYS, state.targets, 1, 1, state.h)] as const,
+      draw([olsResult, nwResult], state) {
         last = { olsWeights: olsResult.weights, nwWeights: nwResult.weights };
         paintBars(olsResult.weights, nwResult.weights);
         const olsPrediction = olsResult.predictions[0] ?? Number.NaN;
         const nwPrediction = nwResult.outputs[0] ?? Number.NaN;
-        const low = Math.min(...requested.targets);
-        const high = Math.max(...requested.targets);
+        const low = Math.min(...state.targets);
+        const high = Math.max(...state.targets);
         const outside = (x: number): boolean => x < low || x > high;
-        setText(targetsText, tuple(requested.targets, 0));
+        setText(targetsText, tuple(state.targets, 0));
         setText(olsText, fixed(olsPrediction, 4));
         setText(nwText, fixed(nwPrediction, 4));
         setText(
@@ -129,43 +118,25 @@ export default defineWidget({
         );
         strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
         table.setRows(
-          KEYS.map((k, i) => [
-            fixed(k, 0),
-            fixed(requested.targets[i] ?? 0, 2),
-            fixed(olsResult.weights[i] ?? 0, 4),
-            fixed(nwResult.weights[i] ?? 0, 4),
-          ]),
+          KEYS.map((k, i) => [fixed(k, 0), fixed(state.targets[i] ?? 0, 2), fixed(olsResult.weights[i] ?? 0, 4), fixed(nwResult.weights[i] ?? 0, 4)]),
         );
-        // "sum: 1.0" for both, as the chapter's print(..., weights.sum()) shows them.
-        const sums = await sumsChannel.request([
-          call('rowSums', olsResult.weights, KEYS.length),
-          call('rowSums', nwResult.weights, KEYS.length),
-        ] as const);
-        if (!sums) return;
-        const [olsSum, nwSum] = sums;
+        sums.refresh();
+      },
+    });
+
+    /// "sum: 1.0" for both, as the chapter's print(..., weights.sum()) shows them.
+    const sums = host.compute({
+      key: 'sums',
+      reads: [],
+      ask: () => (last ? ([call('rowSums', last.olsWeights, KEYS.length), call('rowSums', last.nwWeights, KEYS.length)] as const) : null),
+      draw([olsSum, nwSum]) {
         table.setFooter(['sum', '', pythonFloat(olsSum[0] ?? Number.NaN), pythonFloat(nwSum[0] ?? Number.NaN)]);
-      } catch (error) {
-        host.showError(error);
-      }
-    }
+      },
+    });
 
-    function update(partial: Partial<OlsState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
-      void compute(state);
-    }
-
-    const stopTheme = onThemeChange((next: Palette) => {
+    host.onTheme((next) => {
       colors = next;
       if (last) paintBars(last.olsWeights, last.nwWeights);
     });
-    void compute(state);
-    return {
-      destroy() {
-        stopTheme();
-        ols.destroy();
-        nw.destroy();
-      },
-    };
   },
 });

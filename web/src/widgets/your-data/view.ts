@@ -1,8 +1,14 @@
 /// The your-data panels: the reader's points with the smoothing curve and the query (1-D keys),
-/// and the leave-one-out curve over bandwidths with the current h marked.
+/// the attention map (more key columns), and the leave-one-out curve over bandwidths with the
+/// current h marked.
 import { chartCanvas, createChart, recolorStars, scheduleFrame, starDataset, type Chart } from '../../charts';
+import { evenTickIndices, Heatmap } from '../../charts/heatmap';
 import { palette, type Palette } from '../../theme/theme';
-import { fixed } from '../../ui/format';
+import { fixed, precise } from '../../ui/format';
+import type { WidgetHost } from '../../ui/host/widget';
+import { setText } from '../../ui/readout';
+import { element } from './dom';
+import type { Frame } from './frame';
 
 export interface SmoothingFrame {
   keys: ArrayLike<number>;
@@ -43,17 +49,21 @@ function points(xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] {
 export class YourDataView {
   readonly smoothingBox: HTMLDivElement;
   readonly looBox: HTMLDivElement;
+  readonly mapBox: HTMLDivElement;
   private readonly smoothing: Chart<'scatter'>;
   private readonly loo: Chart<'scatter'>;
+  private readonly heatmap: Heatmap;
+  private readonly mapTitle: HTMLParagraphElement;
   private colors = palette();
 
-  constructor() {
+  /// The charts and the map are the host's: disposed and recoloured with the figure.
+  constructor(host: Pick<WidgetHost, 'own' | 'onTheme'>) {
     const left = chartCanvas('Your data: the observed points, the smoothing curve and the query with its prediction');
     const right = chartCanvas('Leave-one-out error against the bandwidth, with the current bandwidth marked');
     this.smoothingBox = left.box;
     this.looBox = right.box;
     const c = this.colors;
-    this.smoothing = createChart(left.canvas, {
+    this.smoothing = host.own(createChart(left.canvas, {
       type: 'scatter',
       data: {
         datasets: [
@@ -70,8 +80,8 @@ export class YourDataView {
           y: { type: 'linear', title: { display: true, text: 'value' }, ticks: { includeBounds: false } },
         },
       },
-    });
-    this.loo = createChart(right.canvas, {
+    }));
+    this.loo = host.own(createChart(right.canvas, {
       type: 'scatter',
       data: {
         datasets: [
@@ -86,12 +96,49 @@ export class YourDataView {
           y: { type: 'linear', title: { display: true, text: 'leave-one-out MSE' }, ticks: { includeBounds: false } },
         },
       },
-    });
+    }));
+    this.heatmap = host.own(
+      new Heatmap({
+        label: 'Attention map of your data: one row per data point as the query (row 1 at the bottom), one column per key in file order, brighter cells carry more weight; a white trace marks each point’s own key',
+        xTitle: 'key (data row)',
+        yTitle: 'query (data row)',
+        colorbarTitle: 'weight',
+      }),
+    );
+    this.heatmap.canvas.dataset.exportName = 'attention map';
+    this.mapTitle = element('p', 'kl-your-data__map-title');
+    this.mapTitle.dataset.testid = 'map-title';
+    this.mapBox = element('div', 'kl-your-data__map');
+    this.mapBox.dataset.testid = 'attention-map';
+    this.mapBox.append(this.mapTitle, this.heatmap.element);
+    host.onTheme((colors) => this.recolor(colors));
   }
 
-  /// Shows or hides the smoothing panel (it exists for one key column only).
+  /// Shows the smoothing panel for one key column, the attention map for more.
   showSmoothing(visible: boolean): void {
     this.smoothingBox.hidden = !visible;
+    this.mapBox.hidden = visible;
+  }
+
+  /// The (rows, n) top of the (n, n) weight matrix: data points as queries against every key.
+  drawMap(frame: Frame): void {
+    const current = frame.table;
+    const n = current.n;
+    const rows = frame.mapRows;
+    this.heatmap.draw({
+      values: frame.mapWeights.subarray(0, rows * n),
+      rows,
+      cols: n,
+      scale: 'linear',
+      xTicks: evenTickIndices(n).map((c) => ({ at: c, label: String(c + 1) })),
+      yTicks: evenTickIndices(rows).map((r) => ({ at: r, label: String(r + 1) })),
+      trace: Array.from({ length: rows }, (_, r) => r),
+    });
+    const shown = rows < n ? `the first ${rows} of ${n} points as queries` : `all ${n} points as queries`;
+    setText(
+      this.mapTitle,
+      `Attention weights αⱼ(kᵢ), ${frame.kernel} kernel, h = ${precise(frame.h, 3)}: ${shown}, ${n} keys (${current.d} columns each). The fitted values below are each row’s weights times the values.`,
+    );
   }
 
   drawSmoothing(frame: SmoothingFrame): void {
@@ -135,7 +182,7 @@ export class YourDataView {
     });
   }
 
-  recolor(colors: Palette): void {
+  private recolor(colors: Palette): void {
     this.colors = colors;
     const [observed, curve, star, query] = this.smoothing.data.datasets;
     if (observed) observed.backgroundColor = observed.borderColor = colors.navy;
@@ -145,11 +192,6 @@ export class YourDataView {
     const [loo, current] = this.loo.data.datasets;
     if (loo) loo.borderColor = loo.backgroundColor = colors.series[1];
     recolorStars(current, colors.orange);
-    for (const chart of [this.smoothing, this.loo] as Chart[]) scheduleFrame(chart, () => undefined);
-  }
-
-  destroy(): void {
-    this.smoothing.destroy();
-    this.loo.destroy();
+    for (const chart of [this.smoothing, this.loo]) scheduleFrame(chart, () => undefined);
   }
 }
