@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadKernelLens } from '../wasm/load.mjs';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 let kl;
@@ -31,6 +31,25 @@ function expected(start, rate, t) {
   };
 }
 
+const figure = (page) => page.locator('.kl-widget[data-widget="learn-bandwidth"]');
+
+/// Runs in the page before its scripts: keeps the set of intervals set and not yet cleared.
+function countIntervals() {
+  const live = new Set();
+  const set = globalThis.setInterval;
+  const clear = globalThis.clearInterval;
+  globalThis.setInterval = (...args) => {
+    const id = set(...args);
+    live.add(id);
+    return id;
+  };
+  globalThis.clearInterval = (id) => {
+    live.delete(id);
+    clear(id);
+  };
+  globalThis.klLiveIntervals = live;
+}
+
 async function readouts(page) {
   return {
     step: await page.getByTestId('learn-step').textContent(),
@@ -47,32 +66,37 @@ test('step 0 and three steps from the keyboard are the core\'s descent; the risk
   const step = page.getByRole('button', { name: 'Step' });
   await step.focus();
   for (let t = 1; t <= 3; t += 1) {
-    await page.keyboard.press('Enter');
-    await waitForText(page.getByTestId('learn-step'), new RegExp(`^${t}$`));
+    await afterDrawn(figure(page), () => page.keyboard.press('Enter'));
+    assert.deepEqual(await readouts(page), expected(1.5, 3, t));
   }
-  await waitForText(page.getByTestId('learn-risk'), new RegExp(`^${expected(1.5, 3, 3).risk}$`));
-  assert.deepEqual(await readouts(page), expected(1.5, 3, 3));
   assert.ok(Number(expected(1.5, 3, 3).risk) < Number(expected(1.5, 3, 0).risk));
   await page.waitForFunction(() => /steps=3/.test(location.search), null, { timeout: 5000 });
-  await page.waitForTimeout(300);
   await screenshot(page, 'learn-bandwidth');
   assert.deepEqual(errors, []);
 });
 
 test('a link restores the run; Play walks on and Pause stops it', async () => {
-  const { page, errors } = await site.newPage(embedPath('learn-bandwidth', { start: '0.05', rate: '2', steps: '4' }));
+  const { page, errors } = await site.newPage(embedPath('learn-bandwidth', { start: '0.05', rate: '2', steps: '4' }), { init: countIntervals });
   await waitForText(page.getByTestId('learn-step'), /^4$/, 30000);
   await waitForText(page.getByTestId('learn-risk'), new RegExp(`^${expected(0.05, 2, 4).risk}$`));
   assert.deepEqual(await readouts(page), expected(0.05, 2, 4));
+  const intervals = () => page.evaluate(() => globalThis.klLiveIntervals.size);
+  const idle = await intervals();
   const play = page.getByRole('button', { name: 'Play' });
   await play.click();
+  const pause = page.getByRole('button', { name: 'Pause' });
+  assert.equal(await pause.getAttribute('aria-pressed'), 'true');
+  assert.equal(await intervals(), idle + 1, 'Play sets its timer');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="learn-step"]')?.textContent) >= 7, null, { timeout: 20000 });
-  await page.getByRole('button', { name: 'Pause' }).click();
-  await page.waitForTimeout(600);
+  await pause.click();
+  // Nothing moves after Pause: its timer is gone, and once a step still under way is drawn the
+  // figure has no work left.
+  assert.equal(await intervals(), idle, 'Pause clears the timer');
+  await page.waitForFunction((element) => !element.hasAttribute('data-kl-busy'), await figure(page).elementHandle());
   const paused = await readouts(page);
-  await page.waitForTimeout(600);
-  assert.deepEqual(await readouts(page), paused, 'nothing moves after Pause');
+  assert.ok(Number(paused.step) >= 7);
   assert.deepEqual(paused, expected(0.05, 2, Number(paused.step)));
+  assert.equal(await page.getByRole('button', { name: 'Play' }).getAttribute('aria-pressed'), 'false');
   assert.deepEqual(errors, []);
 });
 

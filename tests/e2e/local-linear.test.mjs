@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadKernelLens } from '../wasm/load.mjs';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 let kl;
@@ -41,6 +41,7 @@ test('at the left edge the read-outs are the core\'s NW and local linear predict
   assert.deepEqual(first, [text4(audit.nadarayaWatson.bias[0]), text4(audit.localLinear.bias[0]), text4(audit.nadarayaWatson.sd[0]), text4(audit.localLinear.sd[0])]);
   // The boundary bias the figure is about: NW's is larger at the edge.
   assert.ok(Math.abs(audit.localLinear.bias[0]) < Math.abs(audit.nadarayaWatson.bias[0]));
+  await afterDrawn(page.locator('.kl-widget[data-widget="local-linear"]'));
   await screenshot(page, 'local-linear');
   assert.deepEqual(errors, []);
 });

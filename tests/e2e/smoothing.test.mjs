@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { loadKernelLens } from '../wasm/load.mjs';
-import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 const reference = JSON.parse(readFileSync(new URL('./fixtures/smoothing.json', import.meta.url), 'utf8'));
 const minus = (text) => text.replace('-', '−');
+const figure = (page) => page.locator('.kl-widget[data-widget="smoothing"]');
 
 let site;
 before(async () => {
@@ -35,6 +36,7 @@ async function waitForCurves(page, count) {
 }
 
 test('smoothing draws the chapter sample and matches NumPy at h = 0.05, 0.18, 0.65', async () => {
+  assert.ok(reference.queries.length > 0 && reference.truth.length === reference.queries.length, 'the fixture lists queries');
   const { page, errors } = await site.newPage(embedPath('smoothing'));
   await waitForCurves(page, 3);
   const header = await page.locator('.kl-table thead tr > *').allTextContents();
@@ -44,7 +46,7 @@ test('smoothing draws the chapter sample and matches NumPy at h = 0.05, 0.18, 0.
   assert.deepEqual(rows[1], ['h = 0.05', ...reference.predictions['0.05'].map(minus)]);
   assert.deepEqual(rows[2], ['h = 0.18', ...reference.predictions['0.18'].map(minus)]);
   assert.deepEqual(rows[3], ['h = 0.65', ...reference.predictions['0.65'].map(minus)]);
-  await page.waitForTimeout(200);
+  await afterDrawn(figure(page));
   await screenshot(page, 'smoothing');
   assert.deepEqual(errors, []);
 });
@@ -126,9 +128,30 @@ test('the ±2 sd band: its table rows are the core\'s exact sd at the laboratory
   assert.deepEqual(errors, []);
 });
 
-/// The chart's pixels, once the figure has settled.
-async function chartPixels(page) {
-  await page.waitForTimeout(400);
+/// Runs `action` and waits until the figure has drawn everything it caused: a drawn signal after
+/// the last time its work ended. (A run of inputs may be drawn in between: the first drawn signal
+/// after the action can come before the last input's answer is drawn.)
+async function drawnAfterAll(page, action) {
+  const target = figure(page);
+  await target.evaluate((element) => {
+    element.klSignals?.disconnect();
+    const order = [];
+    element.klOrder = order;
+    element.klSignals = new MutationObserver((records) => {
+      for (const record of records) order.push(record.attributeName === 'data-kl-drawn' ? 'drawn' : record.oldValue === null ? 'busy' : 'idle');
+    });
+    element.klSignals.observe(element, { attributes: true, attributeOldValue: true, attributeFilter: ['data-kl-drawn', 'data-kl-busy'] });
+  });
+  await action();
+  await page.waitForFunction(
+    (element) => element.klOrder.at(-1) === 'drawn' && !element.hasAttribute('data-kl-busy'),
+    await target.elementHandle(),
+    { timeout: 20000 },
+  );
+}
+
+/// The chart's pixels.
+function chartPixels(page) {
   return page.locator('canvas[role=img]').first().evaluate((canvas) => canvas.toDataURL());
 }
 
@@ -137,19 +160,28 @@ test('after drags the chart looks exactly as when drawn from scratch at the same
   // pixels must be those of a full draw of the same state.
   const { page, errors } = await site.newPage(embedPath('smoothing'));
   await waitForCurves(page, 3);
-  for (const name of ['bandwidth h1', 'bandwidth h3', 'bandwidth h2']) {
-    const box = await page.getByRole('slider', { name }).boundingBox();
-    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + box.width * (0.5 + i * 0.02), box.y + box.height / 2);
-    await page.mouse.up();
-  }
+  await drawnAfterAll(page, async () => {
+    for (const name of ['bandwidth h1', 'bandwidth h3', 'bandwidth h2']) {
+      const box = await page.getByRole('slider', { name }).boundingBox();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+      await page.mouse.down();
+      for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + box.width * (0.5 + i * 0.02), box.y + box.height / 2);
+      await page.mouse.up();
+    }
+  });
   await waitForCurves(page, 3);
   const dragged = await chartPixels(page);
+  // The address follows the state a moment later (debounced): it holds the bandwidths shown.
+  await page.waitForFunction(() => {
+    const shown = [...document.querySelectorAll('.kl-table tbody tr th')].slice(1).map((th) => th.textContent.replace('h = ', ''));
+    const listed = (new URLSearchParams(location.search).get('bandwidths') ?? '').split(',').map((h) => String(Number(Number(h).toPrecision(3))));
+    return shown.length === 3 && shown.join() === listed.join();
+  }, null, { timeout: 5000 });
   const address = await page.evaluate(() => location.href);
   assert.ok(!address.endsWith(embedPath('smoothing')), `the drags changed the state: ${address}`);
   const fresh = await site.newPage(address.slice(site.url.length));
   await waitForCurves(fresh.page, 3);
+  await afterDrawn(figure(fresh.page));
   assert.equal(await tableRows(fresh.page).then(JSON.stringify), await tableRows(page).then(JSON.stringify));
   assert.ok((await chartPixels(fresh.page)) === dragged, 'the dragged chart differs from a fresh draw');
   assert.deepEqual(errors, []);
