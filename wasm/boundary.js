@@ -114,16 +114,22 @@
 
   /// An `into` argument (destination arrays the binding writes into): an object whose fields are
   /// Float64Arrays of the built-in kind, passed as they are (a copy would take the results instead
-  /// of the caller's arrays); any other field value is a TypeError naming it.
+  /// of the caller's arrays), `false` (that result is left out) or undefined (dropped: a new
+  /// array); any other field value is a TypeError naming it.
   function destinationArgument(value) {
     if (value === undefined || value === null || typeof value !== 'object' || isArray(value) || isView(value)) return value;
     const copy = {};
     for (const key of Object.keys(value)) {
       const field = value[key];
+      if (field === undefined) continue;  // a new array for that result
+      if (field === false) {
+        copy[key] = false;  // that result left out
+        continue;
+      }
       const plainFloat64 =
         field !== null && typeof field === 'object' && apply(typedArrayTag, field, []) === 'Float64Array' &&
         getPrototypeOf(field) === Float64Array.prototype && !apply(hasOwn, field, ['length']);
-      if (!plainFloat64) throw new TypeError(`into.${key} must be a Float64Array`);
+      if (!plainFloat64) throw new TypeError(`into.${key} must be a Float64Array or false`);
       copy[key] = field;
     }
     return copy;

@@ -17,6 +17,18 @@ export interface AttentionResult {
   outputs: Float64Array;
 }
 
+/// Where attention's results go: a Float64Array to fill (returned), `false` to leave that result
+/// out, or nothing for a new array.
+export interface AttentionInto {
+  weights?: Float64Array | false;
+  outputs?: Float64Array | false;
+}
+
+/// attention's answer for an `into`: every result but those set to `false`.
+export type AttentionAnswer<Into extends AttentionInto> = {
+  [K in keyof AttentionResult as Into extends { [P in K]: false } ? never : K]: Float64Array;
+};
+
 /// What the attention-map figure draws of A (attentionMap's `view`).
 export interface AttentionMapView {
   /// Colour scale of the image ("linear" by default).
@@ -201,7 +213,7 @@ export declare class NumpyRandom {
 /// The core module (kernel_lens_core.mjs): what every figure but the laboratory's calls.
 export interface KernelLensCoreModule {
   /// A = rowsoftmax(S), outputs = A V for Q:(m,d), K:(n,d), V:(n,p).
-  attention(
+  attention<Into extends AttentionInto = AttentionResult>(
     queries: Numbers,
     keys: Numbers,
     values: Numbers,
@@ -210,9 +222,10 @@ export interface KernelLensCoreModule {
     bandwidth: number,
     kernel?: KernelName,
     emptyRows?: EmptyRowPolicy,
-    /// Float64Arrays of exactly m·n and m·p numbers to copy the results into (returned).
-    into?: AttentionResult,
-  ): AttentionResult;
+    /// Where the results go (AttentionInto): Float64Arrays of exactly m·n and m·p numbers to copy
+    /// them into (returned), `false` to leave one out ({ weights: false }: the outputs alone).
+    into?: Into,
+  ): AttentionAnswer<Into>;
   /// The attention-map figure's frame: the image of A at the size it is shown, A V, one row of A,
   /// the row-sum error and the colour range; A itself never leaves the core.
   attentionMap(

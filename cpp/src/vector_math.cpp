@@ -98,13 +98,28 @@ struct ExpConstants {
   u64x2 index_mask;
 };
 
-/// e^x for both lanes, |x| < 512. One operation per statement, so no compiler fuses a multiply and
-/// an add that the library keeps apart (the build also turns contraction off for this file).
-f64x2 exp_lanes(f64x2 x, const ExpConstants& k) {
+/// The bits of `v` read as a `To` of the same size.
+template <class To, class From>
+To same_bits(From v) {
+  static_assert(sizeof(To) == sizeof(From));
+  To out;
+  std::memcpy(&out, &v, sizeof out);
+  return out;
+}
+
+/// exp_lanes' reduction for both lanes: x = k ln 2 / 128 + r, and the bits of the scale 2^(k/128)
+/// with tmp such that e^x = scale (1 + tmp). One operation per statement, so no compiler fuses a
+/// multiply and an add that the library keeps apart (the build also turns contraction off for
+/// this file).
+struct ExpParts {
+  f64x2 tmp;
+  u64x2 scale_bits;
+};
+
+ExpParts exp_parts(f64x2 x, const ExpConstants& k) {
   f64x2 kd = k.inv_ln2_n * x;
   kd = kd + k.shifter;
-  u64x2 ki;
-  std::memcpy(&ki, &kd, sizeof ki);
+  const u64x2 ki = same_bits<u64x2>(kd);
   kd = kd - k.shifter;
   f64x2 r = x + kd * k.neg_ln2_hi_n;
   r = r + kd * k.neg_ln2_lo_n;
@@ -113,18 +128,21 @@ f64x2 exp_lanes(f64x2 x, const ExpConstants& k) {
   const u64x2 index = ki & k.index_mask;
   const u64x2 first = table_entry(index[0]);
   const u64x2 second = table_entry(index[1]);
-  f64x2 tail;
-  const u64x2 tail_bits = __builtin_shufflevector(first, second, 0, 2);
-  std::memcpy(&tail, &tail_bits, sizeof tail);
+  const f64x2 tail = same_bits<f64x2>(__builtin_shufflevector(first, second, 0, 2));
   u64x2 scale_bits = __builtin_shufflevector(first, second, 1, 3);
   scale_bits = scale_bits + (ki << 45);
-  f64x2 scale;
-  std::memcpy(&scale, &scale_bits, sizeof scale);
   const f64x2 r2 = r * r;
   f64x2 tmp = tail + r;
   tmp = tmp + r2 * (k.c2 + r * k.c3);
   tmp = tmp + r2 * r2 * (k.c4 + r * k.c5);
-  return scale + scale * tmp;
+  return {tmp, scale_bits};
+}
+
+/// e^x for both lanes, |x| < 512.
+f64x2 exp_lanes(f64x2 x, const ExpConstants& k) {
+  const ExpParts parts = exp_parts(x, k);
+  const f64x2 scale = same_bits<f64x2>(parts.scale_bits);
+  return scale + scale * parts.tmp;
 }
 
 std::uint64_t bits_of(double x) {
@@ -222,39 +240,81 @@ void exp_inplace(double* x, std::size_t n, double shift) {
 
 namespace {
 
-/// Whether every lane of the four pairs is in exp_lanes' range, for arguments at most 0 (a row
-/// shifted by its maximum): their smallest above -512. No NaN (a NaN lane could drop out of the
-/// minimum).
-bool above_range_floor(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
+/// The smallest of four pairs' lanes, and the largest (no NaN: a NaN lane could drop out).
+f64x2 min_lanes(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
   const f64x2 ab = a < b ? a : b;
   const f64x2 ce = c < e ? c : e;
-  const f64x2 low = ab < ce ? ab : ce;
-  const auto inside = low > -512.0;
-  return (inside[0] & inside[1]) != 0;
+  return ab < ce ? ab : ce;
+}
+
+f64x2 max_lanes(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
+  const f64x2 ab = a > b ? a : b;
+  const f64x2 ce = c > e ? c : e;
+  return ab > ce ? ab : ce;
+}
+
+bool all_lanes(i64x2 mask) { return (mask[0] & mask[1]) != 0; }
+
+f64x2 select(i64x2 mask, f64x2 yes, f64x2 no) { return mask ? yes : no; }
+
+/// e^x for both lanes of x <= 0 (no NaN; -inf allowed), bit for bit exp() on any spread: exp_lanes'
+/// steps, with the scale of a lane at or below -512 moved up by 2^1022 as exp_scaled moves it;
+/// then per lane the library's result: above -512 its usual one, from -746 to -512 exp_scaled's,
+/// below -746 +0 (those lanes are computed at 0 and replaced, so no arithmetic meets an infinity).
+/// Where exp_scaled rounds a result at the subnormal precision, (hi + lo) - 1 is exact and a
+/// multiple of 2^-52, so 2^-1022 times it is the subnormal whose bits are those of hi + lo less
+/// those of 1: integer arithmetic, no floating-point operation on a subnormal (slow on x86).
+f64x2 exp_nonpositive_lanes(f64x2 x, const ExpConstants& k) {
+  const f64x2 zeros = {0.0, 0.0};
+  const f64x2 ones = {1.0, 1.0};
+  const i64x2 underflows = x < underflow_limit;
+  x = select(underflows, zeros, x);
+  const i64x2 scaled = x <= -512.0;
+  const auto [tmp, usual_bits] = exp_parts(x, k);
+  const u64x2 up = {1022ull << 52, 1022ull << 52};
+  const u64x2 scale_bits = usual_bits + (up & same_bits<u64x2>(scaled));
+  const f64x2 scale = same_bits<f64x2>(scale_bits);
+  const f64x2 y = scale + scale * tmp;
+  if (!(scaled[0] | scaled[1])) return select(underflows, zeros, y);
+  // exp_scaled's way down.
+  f64x2 lo = scale - y + scale * tmp;
+  const f64x2 hi = ones + y;
+  lo = ones - hi + y + lo;
+  const f64x2 subnormal = same_bits<f64x2>(same_bits<u64x2>(hi + lo) - bits_of(1.0));
+  // 2^-1022 y where y >= 1 (a normal result); the other lanes multiply 1, not a subnormal's worth.
+  const f64x2 tiny = {0x1p-1022, 0x1p-1022};
+  const i64x2 rounded = y < ones;
+  const f64x2 low = select(rounded, subnormal, tiny * select(rounded, ones, y));
+  return select(underflows, zeros, select(scaled, low, y));
 }
 
 /// One of NumPy's pairwise blocks (n <= 128) exponentiated and summed as pairwise_sum sums it:
 /// fewer than 8 terms left to right; else eight partial sums (the lanes of four registers),
-/// combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder. Checked: each group of
-/// eight tested once, by its smallest argument (all are at most 0); a group with one at or below
-/// -512 goes pair by pair through exp_checked (a row's far cells, where the weights underflow,
-/// are +0 without a call).
+/// combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder. Each group of eight
+/// arguments (all at most 0) is tested once, by its extremes: all above -512, exp_lanes; all
+/// below -746 (a row's far cells, where the weights underflow), +0 without arithmetic; else
+/// exp_nonpositive_lanes, which gives every lane exp()'s bits wherever it lies.
 double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
   const f64x2 shifts = {shift, shift};
+  const f64x2 zeros = {0.0, 0.0};
   // NumPy starts its partial sums at the first eight terms (0 + e is e exactly, e >= +0), and adds
   // fewer than eight terms left to right from 0: the remainder loop alone.
-  f64x2 r01 = {0.0, 0.0}, r23 = r01, r45 = r01, r67 = r01;
+  f64x2 r01 = zeros, r23 = zeros, r45 = zeros, r67 = zeros;
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const f64x2 va = load(x + i) - shifts, vb = load(x + i + 2) - shifts;
     const f64x2 vc = load(x + i + 4) - shifts, ve = load(x + i + 6) - shifts;
-    if (above_range_floor(va, vb, vc, ve)) {
+    if (all_lanes(min_lanes(va, vb, vc, ve) > -512.0)) {
       store(x + i, exp_lanes(va, k));
       store(x + i + 2, exp_lanes(vb, k));
       store(x + i + 4, exp_lanes(vc, k));
       store(x + i + 6, exp_lanes(ve, k));
+    } else if (all_lanes(max_lanes(va, vb, vc, ve) < underflow_limit)) {
+      std::memset(x + i, 0, 8 * sizeof(double));
     } else {
-      for (std::size_t pair = 0; pair < 8; pair += 2) store(x + i + pair, exp_checked(load(x + i + pair) - shifts, k));
+      // One copy of the code for the four pairs: the wasm module is at its size limit.
+      KERNEL_LENS_REMAINDER_LOOP
+      for (std::size_t pair = 0; pair < 8; pair += 2) store(x + i + pair, exp_nonpositive_lanes(load(x + i + pair) - shifts, k));
     }
     const f64x2 a = load(x + i), b = load(x + i + 2), c = load(x + i + 4), e = load(x + i + 6);
     r01 += a;

@@ -1,19 +1,30 @@
-// Attention timings side by side: native C++, the wasm module in Node, the chapter's NumPy code.
-// Run by scripts/bench.sh; KERNEL_LENS_BENCH_BIN locates bench_attention, KERNEL_LENS_WASM_DIR the module.
+// Attention timings side by side over a grid of regimes: native C++, the wasm module in Node, the
+// chapter's NumPy code. 2048 queries × 2048 keys, d = 1, 2, 8, 32, h = 0.05, 0.3, 1, 10 on inputs
+// uniform on [-3, 3] (at h = 0.05 most of a row's weights underflow to 0), keys in the order drawn
+// and sorted by their first coordinate (tests/wasm/attention-regimes.mjs; the test beside it holds
+// every regime's results to the bits of the build before the exp pass's rework).
+// Run by scripts/bench.sh; KERNEL_LENS_BENCH_BIN locates bench_attention, KERNEL_LENS_WASM_DIR the
+// module; KERNEL_LENS_BENCH_FILTER (a regular expression over "d=8 h=0.3 sorted") runs fewer.
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { regimeInputs, regimes } from '../../tests/wasm/attention-regimes.mjs';
 import { loadKernelLens } from '../../tests/wasm/load.mjs';
 import { medianMs } from './median.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CASES = ['241x60x1', '2048x2048x1', '2048x2048x8'];
+const SIZE = 2048;
+const filter = new RegExp(process.env.KERNEL_LENS_BENCH_FILTER ?? '');
+const REGIMES = regimes(SIZE, SIZE, 1).filter((r) => filter.test(r.name));
+/** The drivers' name of a regime: "2048x2048x8:0.3:sorted". */
+const caseName = (r) => `${r.m}x${r.n}x${r.d}:${r.h}:${r.order}`;
 
 /** Runs a program printing one JSON line per case; a missing program gives no timings. */
 function timingsFrom(command, args) {
   try {
-    const output = execFileSync(command, [...args, ...CASES], { cwd: root, encoding: 'utf8' });
+    const output = execFileSync(command, [...args, ...REGIMES.map(caseName)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
     return new Map(output.trim().split('\n').map((line) => JSON.parse(line)).map(({ case: c, ms }) => [c, ms]));
   } catch (error) {
     console.error(`bench: ${command} failed: ${error.message.split('\n')[0]}`);
@@ -21,52 +32,52 @@ function timingsFrom(command, args) {
   }
 }
 
-/** Deterministic uniform draws on [-3, 3] (the inputs only need to be alike, not identical). */
-function uniform(count, state) {
-  const out = new Float64Array(count);
-  for (let i = 0; i < count; i += 1) {
-    state.x = (state.x * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-    out[i] = Number(state.x >> 11n) / 2 ** 53 * 6 - 3;
-  }
-  return out;
-}
-
-/** Per case: `into` (the results copied into arrays the caller reuses, as the map figure and the
- *  native driver do) and `fresh` (new arrays per call: on this machine a new 32 MB array costs
- *  about 95 ms of page faults, more than the computation). */
+/** Per regime: `into` (results copied into arrays the caller reuses, as the map figure and the
+ *  native driver do), `fresh` (new arrays per call: what kl.attention(q, k, v, d, p, h) does) and
+ *  `outputs` (new arrays, outputs only: into = { weights: false }). */
 async function wasmTimings() {
   const kl = await loadKernelLens();
   const into = new Map();
   const fresh = new Map();
-  for (const name of CASES) {
-    const [m, n, d] = name.split('x').map(Number);
-    const state = { x: 605012n };
-    const queries = uniform(m * d, state);
-    const keys = uniform(n * d, state);
-    const values = uniform(n, state);
-    const reused = { weights: new Float64Array(m * n), outputs: new Float64Array(m) };
-    into.set(name, medianMs(() => kl.attention(queries, keys, values, d, 1, 0.5, undefined, undefined, reused), 250));
-    fresh.set(name, medianMs(() => kl.attention(queries, keys, values, d, 1, 0.5), 250));
+  const outputs = new Map();
+  const reused = { weights: new Float64Array(SIZE * SIZE), outputs: new Float64Array(SIZE) };
+  for (const r of REGIMES) {
+    const { queries, keys, values } = regimeInputs(r);
+    into.set(caseName(r), medianMs(() => kl.attention(queries, keys, values, r.d, 1, r.h, undefined, undefined, reused), 250));
+    fresh.set(caseName(r), medianMs(() => kl.attention(queries, keys, values, r.d, 1, r.h), 250));
+    outputs.set(caseName(r), medianMs(() => kl.attention(queries, keys, values, r.d, 1, r.h, undefined, undefined, { weights: false }), 250));
   }
-  return { into, fresh };
+  return { into, fresh, outputs };
 }
 
+const loadBefore = loadavg()[0];
 const binDir = path.resolve(root, process.env.KERNEL_LENS_BENCH_BIN ?? 'build/native-bench');
 const native = timingsFrom(path.join(binDir, 'bench_attention'), []);
-const { into: wasm, fresh } = await wasmTimings();
+const wasm = await wasmTimings();
 const numpy = timingsFrom('/usr/bin/python3', [path.join(root, 'scripts/bench/attention.py')]);
 
 const ms = (x) => (x === undefined ? 'n/a' : x < 1 ? x.toFixed(3) : x.toFixed(1));
-const ratio = (a, b) => (a === undefined || b === undefined ? 'n/a' : `${(a / b).toFixed(2)}x`);
-const columns = ['attention (m x n x d)', 'native ms', 'wasm ms', 'NumPy ms', 'wasm / native', 'NumPy / wasm', 'wasm, new arrays ms'];
-const rows = CASES.map((name) => {
-  const [m, n, d] = name.split('x');
-  const [a, b, c] = [native.get(name), wasm.get(name), numpy.get(name)];
-  return [`${m} queries x ${n} keys, d=${d}`, ms(a), ms(b), ms(c), ratio(b, a), ratio(c, b), ms(fresh.get(name))];
+const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
+const times = (x) => (x === undefined ? 'n/a' : `${x.toFixed(2)}x`);
+const columns = ['regime (2048 x 2048)', 'native ms', 'wasm ms', 'new arrays ms', 'outputs only ms', 'NumPy ms',
+  'NumPy / wasm', 'NumPy / new', 'NumPy / outputs', 'wasm / native'];
+const worst = { reused: Infinity, fresh: Infinity, outputs: Infinity, native: 0 };
+const rows = REGIMES.map((r) => {
+  const name = caseName(r);
+  const [a, b, f, o, c] = [native.get(name), wasm.into.get(name), wasm.fresh.get(name), wasm.outputs.get(name), numpy.get(name)];
+  const cells = [ratio(c, b), ratio(c, f), ratio(c, o), ratio(b, a)];
+  if (cells[0] !== undefined) worst.reused = Math.min(worst.reused, cells[0]);
+  if (cells[1] !== undefined) worst.fresh = Math.min(worst.fresh, cells[1]);
+  if (cells[2] !== undefined) worst.outputs = Math.min(worst.outputs, cells[2]);
+  if (cells[3] !== undefined) worst.native = Math.max(worst.native, cells[3]);
+  return [r.name, ms(a), ms(b), ms(f), ms(o), ms(c), ...cells.map(times)];
 });
 const widths = columns.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
 const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-console.log('Gaussian attention, weights and outputs, median time per call (NumPy / wasm > 1 means wasm is faster);');
-console.log('native and wasm write into result arrays reused across calls; the last column allocates new ones per call');
+console.log(`Gaussian attention, weights and outputs, median time per call (NumPy / wasm > 1 means wasm is faster); load ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`);
+console.log('wasm: results copied into arrays reused across calls; new arrays: new Float64Arrays per call (the default);');
+console.log('outputs only: new arrays, weights not returned (into = { weights: false }); native writes into a reused result');
 console.log(line(columns));
 for (const row of rows) console.log(line(row));
+console.log(`worst over the grid: NumPy / wasm ${times(worst.reused)} (goal >= 4), NumPy / new arrays ${times(worst.fresh)} (goal >= 2.5), ` +
+  `NumPy / outputs only ${times(worst.outputs)}, wasm / native ${times(worst.native)} (goal <= 1.5)`);

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The attention map at 2048 × 2048 while its bandwidth slider is dragged, in headless Chromium:
-// how many maps per second the figure draws. The mouse holds the slider's thumb and sweeps it
+// how many maps per second the figure draws, at each bandwidth of BANDWIDTHS (the figure opened at
+// that h, the thumb swept over 8 % of the slider's track around it: about h / 1.3 to h × 1.3 on
+// its log scale). The mouse holds the slider's thumb and sweeps it
 // back and forth, one move per display frame (as a reader's drag), for DRAG_MS; every map the
 // figure paints is one putImageData on its image canvas, counted by a wrapper installed before the
 // page loads. Prints the maps drawn per second (goal: 30 or more) and the median gap between two
@@ -10,7 +12,8 @@
 // the figure can draw when the reader's drag delivers an input every frame). The figure is served
 // as a plain static site (CORS only, no isolation headers).
 // Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD or KERNEL_LENS_DIST is set;
-// KERNEL_LENS_BENCH_RUNS sets the runs (3).
+// KERNEL_LENS_BENCH_RUNS sets the runs per bandwidth (3); KERNEL_LENS_BENCH_BANDWIDTHS the
+// bandwidths ("0.05,0.18,1").
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
@@ -20,6 +23,9 @@ import { buildSite } from './build-site.mjs';
 const RUNS = Number(process.env.KERNEL_LENS_BENCH_RUNS ?? 3);
 const DRAG_MS = 4000;
 const SIZE = 2048;
+const BANDWIDTHS = (process.env.KERNEL_LENS_BENCH_BANDWIDTHS ?? '0.05,0.18,1').split(',').map(Number);
+/// Half the sweep, as a fraction of the slider's track.
+const SWEEP = 0.04;
 
 if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) buildSite();
 
@@ -43,9 +49,10 @@ async function run(browser, url) {
   const box = await slider.boundingBox();
   if (!box) throw new Error('the bandwidth slider is not on screen');
   const y = box.y + box.height / 2;
-  const left = box.x + box.width * 0.3;
-  const right = box.x + box.width * 0.7;
-  const thumb = box.x + box.width * (await slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min))));
+  const at = await slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min)));
+  const thumb = box.x + box.width * at;
+  const left = box.x + box.width * Math.max(0, at - SWEEP);
+  const right = box.x + box.width * Math.min(1, at + SWEEP);
   await page.mouse.move(thumb, y);
   await page.mouse.down();
   const start = await page.evaluate(() => performance.now());
@@ -65,7 +72,7 @@ async function run(browser, url) {
   await page.mouse.up();
   const images = (await page.evaluate(() => window.__mapImages)).filter((t) => t >= start && t <= end);
   await page.waitForTimeout(500);
-  const framed = await page.evaluate(dragInPage, DRAG_MS);
+  const framed = await page.evaluate(dragInPage, { ms: DRAG_MS, at, sweep: SWEEP });
   await page.close();
   const gaps = images.slice(1).map((t, i) => t - (images[i] ?? t)).sort((a, b) => a - b);
   return {
@@ -79,9 +86,9 @@ async function run(browser, url) {
   };
 }
 
-/// In the page: the bandwidth slider moved across 30-70 % of its track and back, one input
+/// In the page: the bandwidth slider moved across `at` ± `sweep` of its track and back, one input
 /// event per animation frame for `ms`; returns the frames and the maps drawn per second.
-async function dragInPage(ms) {
+async function dragInPage({ ms, at, sweep }) {
   const slider = [...document.querySelectorAll('input[type=range]')].find((input) => /^bandwidth h/.test(input.getAttribute('aria-label') ?? input.labels?.[0]?.textContent ?? ''))
     ?? document.querySelector('input[type=range]');
   const min = Number(slider.min);
@@ -92,7 +99,9 @@ async function dragInPage(ms) {
     const step = (now) => {
       frames += 1;
       const phase = ((now - start) % 2000) / 2000;
-      slider.value = String(min + span * (0.3 + 0.4 * (phase < 0.5 ? 2 * phase : 2 - 2 * phase)));
+      const low = Math.max(0, at - sweep);
+      const high = Math.min(1, at + sweep);
+      slider.value = String(min + span * (low + (high - low) * (phase < 0.5 ? 2 * phase : 2 - 2 * phase)));
       slider.dispatchEvent(new Event('input', { bubbles: true }));
       if (now - start < ms) requestAnimationFrame(step);
       else resolve();
@@ -106,21 +115,26 @@ async function dragInPage(ms) {
 
 const site = await startServer({ root: process.env.KERNEL_LENS_DIST ?? distDir });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
-const url = `${site.url}${embedPath('attention-map', { queries: String(SIZE), keys: String(SIZE), h: '0.3' })}`;
-console.log(`Attention map ${SIZE} × ${SIZE}, bandwidth slider dragged for ${DRAG_MS / 1000} s in headless Chromium (load ${loadavg()[0].toFixed(2)})`);
-console.log('run  mouse moves (per s)  maps drawn  maps per second  median gap   in-page frames  maps per second');
-const results = [];
+console.log(`Attention map ${SIZE} × ${SIZE}, bandwidth slider dragged for ${DRAG_MS / 1000} s around each h in headless Chromium (load ${loadavg()[0].toFixed(2)})`);
+console.log('   h  run  mouse moves (per s)  maps drawn  maps per second  median gap   in-page frames  maps per second');
+const medians = [];
 try {
-  for (let i = 1; i <= RUNS; i++) {
-    const r = await run(browser, url);
-    results.push(r);
-    console.log(`${String(i).padStart(3)}  ${String(r.moves).padStart(11)} (${r.movesPerSecond.toFixed(1).padStart(4)})  ${String(r.maps).padStart(10)}  ${r.fps.toFixed(1).padStart(15)}  ${r.medianGap.toFixed(1).padStart(7)} ms  ${String(r.frames).padStart(14)}  ${r.framedFps.toFixed(1).padStart(15)}`);
+  for (const h of BANDWIDTHS) {
+    const url = `${site.url}${embedPath('attention-map', { queries: String(SIZE), keys: String(SIZE), h: String(h) })}`;
+    const results = [];
+    for (let i = 1; i <= RUNS; i++) {
+      const r = await run(browser, url);
+      results.push(r);
+      console.log(`${String(h).padStart(4)}  ${String(i).padStart(3)}  ${String(r.moves).padStart(11)} (${r.movesPerSecond.toFixed(1).padStart(4)})  ${String(r.maps).padStart(10)}  ${r.fps.toFixed(1).padStart(15)}  ${r.medianGap.toFixed(1).padStart(7)} ms  ${String(r.frames).padStart(14)}  ${r.framedFps.toFixed(1).padStart(15)}`);
+    }
+    const median = (key) => results.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
+    medians.push({ h, mouse: median('fps'), framed: median('framedFps') });
   }
 } finally {
   await browser.close();
   await site.close();
 }
-const median = (key) => results.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
-console.log(`median: ${median('fps').toFixed(1)} maps per second with the mouse, ${median('framedFps').toFixed(1)} with an input every frame (goal: 30 or more)`);
+for (const { h, mouse, framed } of medians)
+  console.log(`h = ${h}: median ${mouse.toFixed(1)} maps per second with the mouse, ${framed.toFixed(1)} with an input every frame (goal: 30 or more)`);
 const load = loadavg()[0];
 if (load > 1.5) console.log(`warning: load average ${load.toFixed(2)} on this machine: the figure's worker and the page shared the cores with other work`);

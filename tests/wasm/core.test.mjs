@@ -190,6 +190,24 @@ describe('the fused attention rows', () => {
     assert.deepEqual(Array.from(into.outputs), Array.from(fresh.outputs));
   });
 
+  test('into: false leaves a result out, a missing field gets a new array, the rest is the same bits', () => {
+    const queries = spread(40, 5);
+    const keys = spread(70, 17);
+    const values = spread(140, 23);
+    const fresh = kl.attention(queries, keys, values, 1, 2, 0.4);
+    const outputsOnly = kl.attention(queries, keys, values, 1, 2, 0.4, undefined, undefined, { weights: false });
+    assert.deepEqual(Object.keys(outputsOnly), ['outputs']);
+    assert.deepEqual(Array.from(outputsOnly.outputs), Array.from(fresh.outputs));
+    const weightsOnly = kl.attention(queries, keys, values, 1, 2, 0.4, undefined, undefined, { outputs: false });
+    assert.deepEqual(Object.keys(weightsOnly), ['weights']);
+    assert.deepEqual(Array.from(weightsOnly.weights), Array.from(fresh.weights));
+    const outputs = new Float64Array(80);
+    const mixed = kl.attention(queries, keys, values, 1, 2, 0.4, undefined, undefined, { outputs });
+    assert.equal(mixed.outputs, outputs);
+    assert.deepEqual(Array.from(mixed.weights), Array.from(fresh.weights));
+    assert.deepEqual(Object.keys(kl.attention(queries, keys, values, 1, 2, 0.4, undefined, undefined, { weights: false, outputs: false })), []);
+  });
+
   test('a refused call leaves the into arrays as they were', () => {
     const into = { weights: new Float64Array(3).fill(7), outputs: new Float64Array(1).fill(7) };
     assert.throws(() => kl.attention([0.5], [1, 2, 3], [1, 2, 3], 1, 1, -1, undefined, undefined, into), RangeError);
@@ -290,9 +308,9 @@ describe('every invalid call throws a JavaScript error naming the argument', () 
     ['into.weights of the wrong length', () => kl.attention(q, k, v, 1, 1, 0.6, undefined, undefined,
       { weights: new Float64Array(2), outputs: new Float64Array(1) }), TypeError, /^into\.weights must hold 3 numbers, got 2$/],
     ['into.outputs not a Float64Array', () => kl.attention(q, k, v, 1, 1, 0.6, undefined, undefined,
-      { weights: new Float64Array(3), outputs: [0] }), TypeError, /^into\.outputs must be a Float64Array$/],
+      { weights: new Float64Array(3), outputs: [0] }), TypeError, /^into\.outputs must be a Float64Array or false$/],
     ['into.weights a Float32Array', () => kl.attention(q, k, v, 1, 1, 0.6, undefined, undefined,
-      { weights: new Float32Array(3), outputs: new Float64Array(1) }), TypeError, /^into\.weights must be a Float64Array$/],
+      { weights: new Float32Array(3), outputs: new Float64Array(1) }), TypeError, /^into\.weights must be a Float64Array or false$/],
     ['queries not an array', () => kl.attention('abc', k, v, 1, 1, 0.6), TypeError, /queries must be an array/],
     ['keys null', () => kl.attention(q, null, v, 1, 1, 0.6), TypeError, /keys must be an array/],
     ['values a DataView', () => kl.attention(q, k, new DataView(new ArrayBuffer(8)), 1, 1, 0.6), TypeError,

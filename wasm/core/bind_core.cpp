@@ -13,21 +13,37 @@ namespace {
 
 Kernel to_kernel(const val& kernel) { return parse_kernel(to_optional_string(kernel, "kernel", "gaussian")); }
 
-/// `into.<name>` when it is a Float64Array of exactly `count` numbers (TypeError otherwise).
+/// A new Float64Array of `count` numbers.
+val new_array(std::size_t count) { return val::global("Float64Array").new_(static_cast<double>(count)); }
+
+/// `into.<name>` when it is a Float64Array of exactly `count` numbers; a new array when it is
+/// missing; undefined when it is `false` (that result is not wanted); TypeError otherwise.
 val destination(const val& into, const char* name, std::size_t count) {
   const val array = into[name];
+  if (array.isUndefined()) return new_array(count);
+  if (array.isFalse()) return val::undefined();
   const std::string label = std::string("into.") + name;
   if (!array.instanceof(val::global("Float64Array")))
-    throw ArgumentTypeError(label + " must be a Float64Array");
+    throw ArgumentTypeError(label + " must be a Float64Array or false");
   const auto length = array["length"].as<double>();
   if (length != static_cast<double>(count))
     throw ArgumentTypeError(label + " must hold " + std::to_string(count) + " numbers, got " + format_number(length));
   return array;
 }
 
+/// Copies `block` (rows from `first_row` on, `width` numbers each) into `destination`, unless the
+/// caller asked for that result not to be returned.
+void copy_rows(const val& destination, Eigen::Index first_row, std::size_t width, const MatrixRef& block) {
+  if (destination.isUndefined()) return;
+  destination.call<void>("set", val(emscripten::typed_memory_view(block.size(), block.data())),
+                         val(static_cast<double>(first_row) * static_cast<double>(width)));
+}
+
 /// With `into` = { weights, outputs } (Float64Arrays of m·n and m·p numbers), the results are
 /// copied into those arrays, which are returned: a caller that draws every frame reuses its
 /// arrays instead of having new ones allocated (a fresh 32 MB array costs more than the math).
+/// A field left out gets a new array; a field set to `false` leaves that result out of the
+/// answer: { weights: false } returns the outputs alone, and no (m, n) array is made or filled.
 val attention_js(const val& queries, const val& keys, const val& values, const val& d, const val& p,
                  const val& bandwidth, const val& kernel, const val& empty_rows, const val& into) {
   const std::size_t features = to_dimension(d, "d");
@@ -37,34 +53,31 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
   const RowMatrix value_rows = to_matrix(values, width, "values");
   const double h = to_number(bandwidth, "bandwidth");
   check_attention_inputs(query_rows, key_rows, value_rows, h);  // before any array is allocated
-  val out = val::object();
-  if (!into.isUndefined()) {
+  const auto m = static_cast<std::size_t>(query_rows.rows());
+  const auto n = static_cast<std::size_t>(key_rows.rows());
+  val weights = val::undefined();
+  val outputs = val::undefined();
+  if (into.isUndefined()) {
+    weights = new_array(m * n);
+    outputs = new_array(m * width);
+  } else {
     if (into.isNull() || into.typeOf().as<std::string>() != "object" || into.isArray() ||
         val::global("ArrayBuffer").call<bool>("isView", into))
       throw ArgumentTypeError("into must be an object { weights, outputs } of Float64Arrays");
-    const auto m = static_cast<std::size_t>(query_rows.rows());
-    out.set("weights", destination(into, "weights", m * static_cast<std::size_t>(key_rows.rows())));
-    out.set("outputs", destination(into, "outputs", m * width));
-  }
-  const auto m = static_cast<std::size_t>(query_rows.rows());
-  const auto n = static_cast<std::size_t>(key_rows.rows());
-  if (into.isUndefined()) {
-    out.set("weights", val::global("Float64Array").new_(static_cast<double>(m * n)));
-    out.set("outputs", val::global("Float64Array").new_(static_cast<double>(m * width)));
+    weights = destination(into, "weights", m * n);
+    outputs = destination(into, "outputs", m * width);
   }
   // Blocks of about 256 kB of weights, copied out while they are still in the cache.
   const auto block_rows = static_cast<Eigen::Index>(std::max<std::size_t>(1, 32768 / std::max<std::size_t>(n, 1)));
-  const val weights = out["weights"];
-  const val outputs = out["outputs"];
   attention_blocks(query_rows, key_rows, value_rows, h, to_kernel(kernel),
                    parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")), block_rows,
                    [&](Eigen::Index first, const MatrixRef& block_weights, const MatrixRef& block_outputs) {
-                     const auto row = static_cast<double>(first);
-                     weights.call<void>("set", val(emscripten::typed_memory_view(block_weights.size(), block_weights.data())),
-                                        val(row * static_cast<double>(n)));
-                     outputs.call<void>("set", val(emscripten::typed_memory_view(block_outputs.size(), block_outputs.data())),
-                                        val(row * static_cast<double>(width)));
+                     copy_rows(weights, first, n, block_weights);
+                     copy_rows(outputs, first, width, block_outputs);
                    });
+  val out = val::object();
+  if (!weights.isUndefined()) out.set("weights", weights);
+  if (!outputs.isUndefined()) out.set("outputs", outputs);
   return out;
 }
 
