@@ -141,11 +141,11 @@ export default defineWidget({
     // The colour scale is the figure's own: the maps it has are drawn again, nothing is asked.
     const logToggle = button('Log colour scale', () => {
       host.update({ scale: host.state.scale === 'log' ? 'linear' : 'log' });
-      if (last) draw(last);
+      if (last) show(last);
     });
     host.root.append(panels, controlRow(bandwidth.element, unit.element), controlRow(logToggle), statistics.element);
 
-    function draw(result: StandardizeExercise): void {
+    function show(result: StandardizeExercise): void {
       const { scale } = host.state;
       raw.draw(mapFrame(result, result.rawWeights, scale));
       standardized.draw(mapFrame(result, result.standardizedWeights, scale));
@@ -172,7 +172,7 @@ export default defineWidget({
       ask: (state) => [call('standardizeExercise', { bandwidth: state.h, featureScales: [1, state.scale2] })] as const,
       draw([result]) {
         last = result;
-        draw(result);
+        show(result);
       },
       refused(error, state) {
         host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'exercise');
