@@ -1,6 +1,5 @@
 /// What the attention map holds between answers: the loaded data and one computed map.
-import type { HeatmapImage } from '../../charts/heatmap';
-import type { HeatScale } from '../../charts/heatmap';
+import type { HeatmapImage, HeatScale } from '../../charts/heatmap';
 
 /// The laboratory's data at one size, with the k = q trace over its sorted keys.
 export interface Dataset {
