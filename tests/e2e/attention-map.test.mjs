@@ -3,10 +3,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
 
 const interpolation = JSON.parse(readFileSync(new URL('../fixtures/interpolation.json', import.meta.url), 'utf8'));
 const ascii = (text) => text.replace(/−/g, '-');
+
+/// Waits until the figure has drawn its first map: the core's answers shown, the row's chart drawn
+/// and the map's image painted at the default 31 × 60 cells.
+async function firstMapDrawn(page) {
+  await afterDrawn(page.locator('.kl-widget'));
+  await page.waitForFunction((c) => c.width === 60 && c.height === 31, await page.locator('.kl-heatmap__image').elementHandle());
+}
 
 let site;
 before(async () => {
@@ -26,12 +33,11 @@ test('at h = 0.18 the chapter prints the shapes line and a 2.22e-16 row-sum erro
   // The read-outs are set when the result arrives; the map, its ticks and its canvas size are
   // painted in the next animation frame, which a loaded machine can hold back.
   const image = page.locator('.kl-heatmap__image');
-  await page.waitForFunction((c) => c.width === 60 && c.height === 31, await image.elementHandle());
+  await firstMapDrawn(page);
   const ticks = await page.locator('.kl-heatmap__x-ticks .kl-heatmap__tick').allTextContents();
   assert.deepEqual(ticks.map(ascii), interpolation.tick_labels);
   assert.match(await page.locator('.kl-map__title').textContent(), /h = 0\.18/);
   assert.equal(await image.getAttribute('role'), 'img');
-  await page.waitForTimeout(200);
   await screenshot(page, 'attention-map');
   assert.deepEqual(errors, []);
 });
@@ -101,24 +107,38 @@ test('usable at 360 px and in the dark theme', async () => {
   await waitForText(page.getByTestId('row-sum-error'), /e/);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
-  await page.waitForTimeout(200);
+  await firstMapDrawn(page);
   await screenshot(page, 'attention-map-360-dark');
 });
 
 test('a large map still computing when the reader switches to a small one never replaces it', async () => {
   // A new bandwidth sends a 2048 × 2048 map to the worker (the map keeps up to two requests
   // going); the 31 × 60 preset, clicked in the same task, is answered on the page first: the
-  // older, larger answer arriving after it is dropped.
-  const { page, errors } = await site.newPage(embedPath('attention-map', { queries: '2048', keys: '2048', h: '0.3' }));
-  await waitForText(page.getByTestId('shapes'), /A \(2048, 2048\)/, 60000);
-  await page.evaluate(() => {
-    const slider = document.querySelector('input[type=range][aria-label^="bandwidth h"]');
-    slider.value = String(Number(slider.value) + 0.05 * (Number(slider.max) - Number(slider.min)));
-    slider.dispatchEvent(new Event('input', { bubbles: true }));
-    [...document.querySelectorAll('button')].find((button) => button.textContent === '31 × 60 (Figure 12.3)').click();
+  // older, larger answer arriving after it is dropped. The figure counts as drawn only once every
+  // request it made has been answered, the large one too.
+  const { page, errors } = await site.newPage(embedPath('attention-map', { queries: '2048', keys: '2048', h: '0.3' }), {
+    init: () => {
+      globalThis.kernelLensEngineLog = [];
+    },
   });
-  await waitForText(page.getByTestId('shapes'), /A \(31, 60\)/, 30000);
-  await page.waitForTimeout(2000);
+  await waitForText(page.getByTestId('shapes'), /A \(2048, 2048\)/, 60000);
+  const figure = page.locator('.kl-widget');
+  await afterDrawn(figure, undefined, 60000);
+  const asked = await page.evaluate(() => globalThis.kernelLensEngineLog.length);
+  await afterDrawn(
+    figure,
+    () =>
+      page.evaluate(() => {
+        const slider = document.querySelector('input[type=range][aria-label^="bandwidth h"]');
+        slider.value = String(Number(slider.value) + 0.05 * (Number(slider.max) - Number(slider.min)));
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        [...document.querySelectorAll('button')].find((button) => button.textContent === '31 × 60 (Figure 12.3)').click();
+      }),
+    60000,
+  );
+  const maps = (await page.evaluate((from) => globalThis.kernelLensEngineLog.slice(from), asked)).filter((entry) => entry.fns === 'attentionMap');
+  // Both maps were asked: the large one in the worker, then the small one.
+  assert.ok(maps.length >= 2 && maps[0].where === 'worker', JSON.stringify(maps));
   assert.equal(await page.getByTestId('shapes').textContent(), 'Q (31, 1), K (60, 1), V (60, 1), A (31, 60), AV (31, 1)');
   assert.deepEqual(errors, []);
 });

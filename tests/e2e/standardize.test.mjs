@@ -3,11 +3,20 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
 
 /// NumPy's exercise 5 at the default settings (scripts/gen_fixtures_lab.py).
 const [numpy] = JSON.parse(readFileSync(new URL('../fixtures/laboratory.json', import.meta.url), 'utf8')).standardize;
 const digits = (x, n) => x.toFixed(n).replace('-', '−');
+
+/// Waits until the figure has drawn the core's answer and both maps' images are painted (31 × 60).
+async function mapsDrawn(page) {
+  await afterDrawn(page.locator('.kl-widget'));
+  const images = await page.locator('.kl-heatmap__image').all();
+  assert.equal(images.length, 2);
+  for (const image of images) await page.waitForFunction((c) => c.width === 60 && c.height === 31, await image.elementHandle());
+  return images;
+}
 
 let site;
 before(async () => {
@@ -27,14 +36,8 @@ test('in raw units feature 2 owns the distance; standardising shares it', async 
   const stds = await page.locator('.kl-table tbody td:nth-child(4)').allTextContents();
   assert.deepEqual(means, numpy.mean.map((x) => digits(x, 4)));
   assert.deepEqual(stds, numpy.scale.map((x) => digits(x, 4)));
-  const images = page.locator('.kl-heatmap__image');
-  assert.equal(await images.count(), 2);
-  for (const image of await images.all()) {
-    assert.equal(await image.getAttribute('role'), 'img');
-    await page.waitForFunction((c) => c.width === 60 && c.height === 31, await image.elementHandle());
-  }
+  for (const image of await mapsDrawn(page)) assert.equal(await image.getAttribute('role'), 'img');
   assert.equal(await page.locator('.kl-table tbody tr').count(), 2);
-  await page.waitForTimeout(200);
   await screenshot(page, 'standardize');
   assert.deepEqual(errors, []);
 });
@@ -57,6 +60,6 @@ test('usable at 360 px in the dark theme with the log colour scale', async () =>
   await waitForText(page.getByTestId('raw-share'), /\d/);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
-  await page.waitForTimeout(200);
+  await mapsDrawn(page);
   await screenshot(page, 'standardize-360-dark');
 });

@@ -2,7 +2,7 @@
 // identity difference at q = 0.37, h = 0.28, then keyboard and typed input moving both.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, press, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -22,8 +22,10 @@ test('at q = 1000, h = 0.1 and q = 0.37, h = 0.28 the chapter\'s four lines appe
   assert.equal(await page.getByTestId('nearest-key').textContent(), '2.9886');
   const text = await page.locator('.kl-widget').textContent();
   assert.match(text, /max \|normalize\(K\)−softmax\(log K\)\|: 2\.78e-17/);
-  for (const canvas of await page.locator('canvas').all()) assert.equal(await canvas.getAttribute('role'), 'img');
-  await page.waitForTimeout(200);
+  const canvases = await page.locator('canvas').all();
+  assert.ok(canvases.length > 0);
+  for (const canvas of canvases) assert.equal(await canvas.getAttribute('role'), 'img');
+  await afterDrawn(page.locator('.kl-widget'));
   await screenshot(page, 'underflow');
   assert.deepEqual(errors, []);
 });
@@ -46,9 +48,8 @@ test('the identity sliders move the measured difference; h = 0 is refused', asyn
   await waitForText(difference, /e-17/);
   // The rounding-level difference depends on the exp implementation; it stays near 1e-17.
   const identityQuery = page.getByRole('slider', { name: 'identity query q' });
-  await press(identityQuery, 'End');
+  await afterDrawn(page.locator('.kl-widget'), () => press(identityQuery, 'End'));
   assert.equal(await identityQuery.getAttribute('aria-valuetext'), '3.00');
-  await page.waitForTimeout(300);
   assert.match(await difference.textContent(), /^\d\.\d\de-1[67]$/);
   const typed = page.getByRole('spinbutton', { name: 'bandwidth h, typed value' });
   await typed.fill('0');
@@ -63,6 +64,6 @@ test('usable at 360 px in the dark theme', async () => {
   await waitForText(page.getByTestId('nearest-key'), /\d/);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
-  await page.waitForTimeout(200);
+  await afterDrawn(page.locator('.kl-widget'));
   await screenshot(page, 'underflow-360-dark');
 });

@@ -5,10 +5,9 @@ import { button, bandwidthSlider, controlRow, dataTable, slider } from '../../ui
 import { fixed, precise } from '../../ui/format';
 import { subheading } from '../../ui/headings';
 import type { CsvRows } from '../../ui/download';
-import { evenTickIndices, Heatmap, type HeatmapFrame } from '../../charts/heatmap';
+import { evenTickIndices, Heatmap, type HeatmapFrame, type HeatScale } from '../../charts/heatmap';
 import { call } from '../../engine';
 import { liveReadout, setText, testNode } from '../../ui/readout';
-import type { StateOf } from '../../ui/state';
 import { defineWidget } from '../../ui/host/widget';
 import type { StandardizeExercise } from '../../engine';
 import './standardize.css';
@@ -21,12 +20,10 @@ const params = {
   scale: { kind: 'enum', label: 'colour scale', default: 'linear', options: ['linear', 'log'] as const },
 } as const;
 
-type StandardizeState = StateOf<typeof params>;
-
 /// Two coordinates per key and query.
 const FEATURES = 2;
 
-function mapFrame(result: StandardizeExercise, weights: Float64Array, scale: StandardizeState['scale']): HeatmapFrame {
+function mapFrame(result: StandardizeExercise, weights: Float64Array, scale: HeatScale): HeatmapFrame {
   const rows = result.queryCount;
   const cols = result.keyCount;
   return {
@@ -67,10 +64,8 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: StandardizeState = { ...initial };
+  mount(host) {
     let last: StandardizeExercise | null = null;
-    const channel = host.channel('exercise');
     host.provideExport({
       name: 'raw attention matrix',
       csv: () => (last ? mapCsv(last, last.rawKeys, last.rawQueries, last.rawWeights) : []),
@@ -103,8 +98,8 @@ export default defineWidget({
       yTitle: 'query feature 1',
       colorbarTitle: 'weight',
     });
-    const raw = new Heatmap(heatmapOptions('in raw units'));
-    const standardized = new Heatmap(heatmapOptions('after standardising'));
+    const raw = host.own(new Heatmap(heatmapOptions('in raw units')));
+    const standardized = host.own(new Heatmap(heatmapOptions('after standardising')));
     const rawMse = testNode('strong', 'raw-mse');
     const standardizedMse = testNode('strong', 'standardized-mse');
     const rawShare = testNode('strong', 'raw-share');
@@ -135,20 +130,25 @@ export default defineWidget({
       'share, raw',
       'share, standardised',
     ]);
-    const bandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
+    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
     const unit = slider({
       label: 'unit of feature 2 (multiplier)',
       spec: params.scale2,
-      value: state.scale2,
+      value: host.state.scale2,
       format: (x) => precise(x, 3),
-      onInput: (scale2) => update({ scale2 }),
+      onInput: (scale2) => host.update({ scale2 }),
     });
-    const logToggle = button('Log colour scale', () => update({ scale: state.scale === 'log' ? 'linear' : 'log' }));
+    // The colour scale is the figure's own: the maps it has are drawn again, nothing is asked.
+    const logToggle = button('Log colour scale', () => {
+      host.update({ scale: host.state.scale === 'log' ? 'linear' : 'log' });
+      if (last) show(last);
+    });
     host.root.append(panels, controlRow(bandwidth.element, unit.element), controlRow(logToggle), statistics.element);
 
-    function draw(result: StandardizeExercise): void {
-      raw.draw(mapFrame(result, result.rawWeights, state.scale));
-      standardized.draw(mapFrame(result, result.standardizedWeights, state.scale));
+    function show(result: StandardizeExercise): void {
+      const { scale } = host.state;
+      raw.draw(mapFrame(result, result.rawWeights, scale));
+      standardized.draw(mapFrame(result, result.standardizedWeights, scale));
       setText(rawMse, fixed(result.rawMse, 4));
       setText(standardizedMse, fixed(result.standardizedMse, 4));
       setText(rawShare, fixed(result.rawDistanceShare[1] ?? Number.NaN, 6));
@@ -163,40 +163,20 @@ export default defineWidget({
           fixed(result.standardizedDistanceShare[j] ?? Number.NaN, 4),
         ]),
       );
-      logToggle.setAttribute('aria-pressed', String(state.scale === 'log'));
+      logToggle.setAttribute('aria-pressed', String(scale === 'log'));
     }
 
-    async function compute(requested: StandardizeState): Promise<void> {
-      try {
-        const results = await channel.request([
-          call('standardizeExercise', { bandwidth: requested.h, featureScales: [1, requested.scale2] }),
-        ] as const);
-        if (!results) return;
-        host.clearError();
-        last = results[0];
-        draw(last);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        host.showError(`h = ${String(requested.h)} is refused: ${message}`);
-      }
-    }
-
-    function update(partial: Partial<StandardizeState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
-      if (partial.scale !== undefined && Object.keys(partial).length === 1 && last) {
-        draw(last);
-        return;
-      }
-      void compute(state);
-    }
-
-    void compute(state);
-    return {
-      destroy() {
-        raw.destroy();
-        standardized.destroy();
+    host.compute({
+      key: 'exercise',
+      reads: ['h', 'scale2'],
+      ask: (state) => [call('standardizeExercise', { bandwidth: state.h, featureScales: [1, state.scale2] })] as const,
+      draw([result]) {
+        last = result;
+        show(result);
       },
-    };
+      refused(error, state) {
+        host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'exercise');
+      },
+    });
   },
 });

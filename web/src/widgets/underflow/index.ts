@@ -3,7 +3,7 @@
 /// log-space softmax of eq. 12.4 stays finite. The log-kernel identity is measured beside it.
 import type { Plugin } from '../../charts';
 import { barPoints, canvasFont, chartCanvas, scheduleFrame, weightBarChart, type Chart } from '../../charts';
-import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import { palette } from '../../theme/theme';
 import { bandwidthSlider, controlRow, dataTable, slider } from '../../ui/controls';
 import { fixed, pending, precise, scientific } from '../../ui/format';
 import { subheading } from '../../ui/headings';
@@ -82,16 +82,12 @@ export default defineWidget({
   params,
   prose,
 
-  mount(host, initial) {
-    let state: UnderflowState = { ...initial };
+  mount(host) {
     let colors = palette();
     let keys: Float64Array | null = null;
     let far: UnderflowReport | null = null;
-    const datasetChannel = host.channel('dataset');
-    const farChannel = host.channel('far');
-    const identityChannel = host.channel('identity');
-    let farQueryUsed = state.q;
-    let farBandwidthUsed = state.h;
+    let farQueryUsed = host.state.q;
+    let farBandwidthUsed = host.state.h;
     host.provideExport({
       name: 'naive and stable weights',
       csv: () => {
@@ -119,11 +115,11 @@ export default defineWidget({
     const identityQuery = slider({
       label: 'identity query q',
       spec: params.iq,
-      value: state.iq,
+      value: host.state.iq,
       format: (q) => fixed(q, 2),
-      onInput: (iq) => update({ iq }),
+      onInput: (iq) => host.update({ iq }),
     });
-    const identityBandwidth = bandwidthSlider(params.ih, state.ih, (ih) => update({ ih }), 'h (identity)');
+    const identityBandwidth = bandwidthSlider(params.ih, host.state.ih, (ih) => host.update({ ih }), 'h (identity)');
 
     const naiveDenominator = testNode('strong', 'naive-denominator');
     const naiveFinite = testNode('strong', 'naive-finite');
@@ -133,10 +129,10 @@ export default defineWidget({
 
     const naiveBox = chartCanvas('Naive weights: the directly exponentiated kernels divided by their sum, one bar per key (none when the weights are NaN)');
     const stableBox = chartCanvas('Stable weights: softmax of the log-kernel scores, one bar per key');
-    const naiveChart = weightChart(naiveBox.canvas, colors.grey, [
-      emptyNote(() => (far && !far.naiveAllFinite ? '0 ÷ 0 = NaN' : null)),
-    ]);
-    const stableChart = weightChart(stableBox.canvas, colors.orange);
+    const naiveChart = host.own(
+      weightChart(naiveBox.canvas, colors.grey, [emptyNote(() => (far && !far.naiveAllFinite ? '0 ÷ 0 = NaN' : null))]),
+    );
+    const stableChart = host.own(weightChart(stableBox.canvas, colors.orange));
 
     const naivePanel = panel(
       'Naive: exponentiate, then normalise',
@@ -157,13 +153,13 @@ export default defineWidget({
     const farQuery = slider({
       label: 'far query q',
       spec: params.q,
-      value: state.q,
+      value: host.state.q,
       format: (q) => precise(q, 4),
       onInput: (q) => update({ q }),
     });
-    const farBandwidth = bandwidthSlider(params.h, state.h, (h) => update({ h }));
-    const typedQuery = typedNumber({ label: 'far query q, typed value', caption: 'type q', value: state.q, onChange: (q) => update({ q }) });
-    const typedBandwidth = typedNumber({ label: 'bandwidth h, typed value', caption: 'type h', value: state.h, onChange: (h) => update({ h }) });
+    const farBandwidth = bandwidthSlider(params.h, host.state.h, (h) => update({ h }));
+    const typedQuery = typedNumber({ label: 'far query q, typed value', caption: 'type q', value: host.state.q, onChange: (q) => update({ q }) });
+    const typedBandwidth = typedNumber({ label: 'bandwidth h, typed value', caption: 'type h', value: host.state.h, onChange: (h) => update({ h }) });
     const table = dataTable('The far query’s largest log-scores: a = −‖q − k‖²/2h², κ = exp(a) computed directly', [
       'key k',
       'log-score a',
@@ -232,41 +228,48 @@ export default defineWidget({
       );
     }
 
-    async function loadKeys(): Promise<Float64Array | null> {
-      if (keys) return keys;
-      const loaded = await datasetChannel.request([call('chapterDataset')] as const);
-      if (!loaded) return null;
-      keys = loaded[0].keys;
-      return keys;
-    }
+    /// The laboratory's keys, loaded once; both reports wait for them.
+    host.compute({
+      key: 'dataset',
+      reads: [],
+      ask: () => [call('chapterDataset')] as const,
+      draw([dataset]) {
+        keys = dataset.keys;
+        farReport.refresh();
+        identityReport.refresh();
+      },
+    });
 
-    async function compute(requested: UnderflowState): Promise<void> {
-      try {
-        const at = await loadKeys();
-        if (!at) return;
-        const [farResult, identityResult] = await Promise.all([
-          farChannel.request([call('underflowReport', [requested.q], at, 1, requested.h)] as const),
-          identityChannel.request([call('underflowReport', [requested.iq], at, 1, requested.ih)] as const),
-        ]);
-        if (identityResult) {
-          const difference = identityResult[0].maxAbsDifference;
-          setText(identityDifference, difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference));
-        }
-        if (farResult) {
-          farQueryUsed = requested.q;
-          farBandwidthUsed = requested.h;
-          drawFar(farResult[0], at);
-        }
-        if (farResult && identityResult) host.clearError();
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        host.showError(`q = ${String(requested.q)}, h = ${String(requested.h)} is refused: ${message}`);
-      }
-    }
+    const farReport = host.compute({
+      key: 'far',
+      reads: ['q', 'h'],
+      ask: (state) => (keys ? [call('underflowReport', [state.q], keys, 1, state.h)] as const : null),
+      draw([report], state) {
+        if (!keys) return;
+        farQueryUsed = state.q;
+        farBandwidthUsed = state.h;
+        drawFar(report, keys);
+      },
+      refused(error, state) {
+        host.showError(`q = ${String(state.q)}, h = ${String(state.h)} is refused: ${error.message}`, 'far');
+      },
+    });
 
-    function update(partial: Partial<UnderflowState>): void {
-      state = { ...state, ...partial };
-      host.setState(partial);
+    const identityReport = host.compute({
+      key: 'identity',
+      reads: ['iq', 'ih'],
+      ask: (state) => (keys ? [call('underflowReport', [state.iq], keys, 1, state.ih)] as const : null),
+      draw([{ maxAbsDifference: difference }]) {
+        setText(identityDifference, difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference));
+      },
+      refused(error, state) {
+        host.showError(`q = ${String(state.iq)}, h = ${String(state.ih)} is refused: ${error.message}`, 'identity');
+      },
+    });
+
+    /// Sets the far query's parameters from a control and shows them on the others.
+    function update(partial: Partial<Pick<UnderflowState, 'q' | 'h'>>): void {
+      host.update(partial);
       if (partial.q !== undefined && Number.isFinite(partial.q)) {
         farQuery.set(partial.q);
         typedQuery.set(partial.q);
@@ -275,20 +278,11 @@ export default defineWidget({
         if (partial.h > 0) farBandwidth.set(partial.h);
         typedBandwidth.set(partial.h);
       }
-      void compute(state);
     }
 
-    const stopTheme = onThemeChange((next: Palette) => {
+    host.onTheme((next) => {
       colors = next;
       if (far && keys) drawFar(far, keys);
     });
-    void compute(state);
-    return {
-      destroy() {
-        stopTheme();
-        naiveChart.destroy();
-        stableChart.destroy();
-      },
-    };
   },
 });
