@@ -6,7 +6,7 @@
 /// `channel(key)` hands out latest-wins requesters: one request in flight per channel and at most
 /// one pending, which a newer request replaces, so the newest state always wins.
 import { markTiming, noteDelivered } from '../base/timing';
-import { FUNCTION_NAMES, partsFor, type ModulePart } from './calls';
+import { partsFor, type ModulePart } from './calls';
 import { COLD_SLOWDOWN, PAGE_BUDGET_MS, place, relaxedSlowdown, slowdownAfter, TASK_BUDGET_MS, TINY_MS } from './cost';
 import { LocalCore } from './local';
 import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
@@ -216,15 +216,6 @@ export class Bridge {
     this.loadingListeners.add(listener);
     if (this.loadingShown) listener(this.loadingShown);
     return () => this.loadingListeners.delete(listener);
-  }
-
-  /// The names of the functions the core exports, once its module compiled (none if it failed).
-  /// To be removed: its last callers are widgets still being moved onto the widget host.
-  available(): Promise<Set<string>> {
-    return compiledPart('core').then(
-      () => new Set(FUNCTION_NAMES),
-      () => new Set<string>(),
-    );
   }
 
   /// Stops `entry`: the worker that has it is replaced by a new one, which is sent the other

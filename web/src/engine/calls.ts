@@ -17,8 +17,6 @@ const partOf = new Map<string, ModulePart>(
   MODULE_PARTS.flatMap((part) => manifest[part].map((name) => [name, part] as const)),
 );
 
-/// Every function name of both parts, sorted.
-export const FUNCTION_NAMES: readonly string[] = [...partOf.keys()].sort();
 
 /// The part that exports `fn`, or a TypeError naming it.
 function partFor(fn: string): ModulePart {

@@ -89,11 +89,6 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     }
   }
 
-  setState(partial: Partial<StateOf<S>>): void {
-    this.current = { ...this.current, ...partial };
-    this.parts.stateChanged(this.current as Record<string, unknown>);
-  }
-
   compute<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>): Computation {
     const channel = this.bridge.channel(`${this.parts.id}/${spec.key}`, spec.depth);
     const declared: Declared<S> = { reads: spec.reads, ask: () => this.ask(spec, channel) };
@@ -161,10 +156,6 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   provideExport(table: ExportTable): () => void {
     return this.parts.provideExport(table);
-  }
-
-  channel(key: string, depth?: number): Channel {
-    return this.bridge.channel(`${this.parts.id}/${key}`, depth);
   }
 
   /// Runs every declared computation once the widget's `mount` returned, and signals the first

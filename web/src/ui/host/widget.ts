@@ -6,7 +6,7 @@
 /// state, staleness (a superseded answer is never drawn), errors, theme changes, disposal, long
 /// jobs with progress and a Cancel that stops the work, and the "drawn" signal.
 import type { AnyChart } from '../../charts/adapter';
-import type { Bridge, Channel, CoreCall, CoreResults } from '../../engine';
+import type { CoreCall, CoreResults } from '../../engine';
 import type { Palette } from '../../theme/theme';
 import type { CsvRows } from '../download';
 import type { Schema, StateOf } from '../state';
@@ -54,13 +54,6 @@ export interface WidgetHost<S extends Schema = Schema> {
   /// own numbers (no rounding). Returns the remover.
   provideExport(table: ExportTable): () => void;
 
-  // Transitional, for widgets not yet on `compute`/`run`/`update`; removed once none uses them.
-  /// The page's shared engine bridge.
-  readonly bridge: Bridge;
-  /// A latest-wins requester private to this widget instance, `depth` requests in flight (1).
-  channel(key: string, depth?: number): Channel;
-  /// Sets state without asking any computation again.
-  setState(partial: Partial<StateOf<S>>): void;
 }
 
 /// Something the figure disposes of when it goes.
