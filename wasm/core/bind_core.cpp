@@ -17,9 +17,9 @@ Kernel to_kernel(const val& kernel) { return parse_kernel(to_optional_string(ker
 val destination(const val& into, const char* name, std::size_t count) {
   const val array = into[name];
   const std::string label = std::string("into.") + name;
-  if (!array.instanceof(val::global("Float64Array")))
-    throw ArgumentTypeError(label + " must be a Float64Array");
-  const auto length = array["length"].as<double>();
+  reading("into");
+  const double length = float64_length(array);
+  if (length < 0.0) throw ArgumentTypeError(label + " must be a Float64Array");
   if (length != static_cast<double>(count))
     throw ArgumentTypeError(label + " must hold " + std::to_string(count) + " numbers, got " + format_number(length));
   return array;
@@ -32,11 +32,14 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
                  const val& bandwidth, const val& kernel, const val& empty_rows, const val& into) {
   const std::size_t features = to_dimension(d, "d");
   const std::size_t width = to_dimension(p, "p");
+  check_attention_shapes(list_shape(queries, features, "queries"), list_shape(keys, features, "keys"),
+                         list_shape(values, width, "values"));  // before anything is copied
   const RowMatrix query_rows = to_matrix(queries, features, "queries");
   const RowMatrix key_rows = to_matrix(keys, features, "keys");
   const RowMatrix value_rows = to_matrix(values, width, "values");
   const double h = to_number(bandwidth, "bandwidth");
   check_attention_inputs(query_rows, key_rows, value_rows, h);  // before any array is allocated
+  reading(nullptr);
   val out = val::object();
   if (!into.isUndefined()) {
     if (into.isNull() || into.typeOf().as<std::string>() != "object" || into.isArray() ||
@@ -60,10 +63,10 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
                    parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")), block_rows,
                    [&](Eigen::Index first, const MatrixRef& block_weights, const MatrixRef& block_outputs) {
                      const auto row = static_cast<double>(first);
-                     weights.call<void>("set", val(emscripten::typed_memory_view(block_weights.size(), block_weights.data())),
-                                        val(row * static_cast<double>(n)));
-                     outputs.call<void>("set", val(emscripten::typed_memory_view(block_outputs.size(), block_outputs.data())),
-                                        val(row * static_cast<double>(width)));
+                     copy_into(weights, val(emscripten::typed_memory_view(block_weights.size(), block_weights.data())),
+                               row * static_cast<double>(n));
+                     copy_into(outputs, val(emscripten::typed_memory_view(block_outputs.size(), block_outputs.data())),
+                               row * static_cast<double>(width));
                    });
   return out;
 }
@@ -73,11 +76,13 @@ val attention_map_js(const val& queries, const val& keys, const val& values, con
                      const val& bandwidth, const val& view, const val& kernel, const val& empty_rows) {
   const std::size_t features = to_dimension(d, "d");
   const std::size_t width = to_dimension(p, "p");
+  check_attention_shapes(list_shape(queries, features, "queries"), list_shape(keys, features, "keys"),
+                         list_shape(values, width, "values"));  // before anything is copied
   if (view.isUndefined()) throw ArgumentTypeError("view must be an object { scale?, row?, width?, height?, palette }");
   std::string scale = "linear";
   std::size_t row = 0, pixels_wide = 0, pixels_high = 0;
   std::vector<double> palette;
-  read_fields(view, {{"height", &pixels_high}, {"palette", &palette}, {"row", &row}, {"scale", &scale}, {"width", &pixels_wide}},
+  read_fields(view, {{"height", &pixels_high}, {"palette", &palette, palette_colours * 4}, {"row", &row}, {"scale", &scale}, {"width", &pixels_wide}},
               "view");
   AttentionMapRequest request;
   request.scale = parse_colour_scale(scale);
@@ -94,7 +99,7 @@ val attention_map_js(const val& queries, const val& keys, const val& values, con
                                  to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"), request,
                                  to_kernel(kernel), parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
   val out = val::object();
-  out.set("image", val(emscripten::typed_memory_view(map.image.size(), map.image.data())).call<val>("slice"));
+  out.set("image", copy_out(val(emscripten::typed_memory_view(map.image.size(), map.image.data()))));
   set(out, "width", static_cast<double>(map.width));
   set(out, "height", static_cast<double>(map.height));
   set_array(out, "outputs", map.outputs);
@@ -108,12 +113,12 @@ val attention_map_js(const val& queries, const val& keys, const val& values, con
 
 val ols_weights_js(const val& keys, const val& query, const val& d) {
   const std::size_t features = to_dimension(d, "d");
-  return to_float64_array(ols_weights(to_matrix(keys, features, "keys"), to_eigen_vector(query, "query")));
+  return to_float64_array(ols_weights(to_matrix(keys, features, "keys"), to_eigen_vector(query, "query", Limits::max_dimension)));
 }
 
 val ols_predict_js(const val& keys, const val& targets, const val& queries, const val& d) {
   const std::size_t features = to_dimension(d, "d");
-  const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets"),
+  const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets", Limits::max_rows),
                                   to_matrix(queries, features, "queries"));
   val out = val::object();
   set_array(out, "weights", result.weights);
@@ -156,7 +161,7 @@ val bandwidth_from_temperature_js(const val& temperature) {
 
 val nearest_key_limit_js(const val& query, const val& keys, const val& d) {
   const std::size_t features = to_dimension(d, "d");
-  return to_float64_array(nearest_key_limit(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys")));
+  return to_float64_array(nearest_key_limit(to_eigen_vector(query, "query", Limits::max_dimension), to_matrix(keys, features, "keys")));
 }
 
 val uniform_limit_js(const val& n) {
@@ -173,7 +178,7 @@ val max_row_sum_error_js(const val& weights, const val& n) {
 
 val underflow_report_js(const val& query, const val& keys, const val& d, const val& bandwidth) {
   const std::size_t features = to_dimension(d, "d");
-  const auto report = underflow_report(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys"),
+  const auto report = underflow_report(to_eigen_vector(query, "query", Limits::max_dimension), to_matrix(keys, features, "keys"),
                                        to_number(bandwidth, "bandwidth"));
   val out = val::object();
   set_array(out, "logScores", report.log_scores);
