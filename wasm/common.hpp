@@ -14,8 +14,11 @@
 //   copies arguments that could run the caller's code (array-likes, config objects, typed-array
 //   subclasses) into plain values, calls the binding and, when it returned a failure, throws the
 //   Error (its message in JavaScript's terms: key_seed -> keySeed, inf -> Infinity) once the wasm
-//   frame has returned. No JavaScript exception ever unwinds a wasm frame, so a failed call
-//   leaves the wasm stack pointer, the heap and embind's handles where they were.
+//   frame has returned. Every list's length is checked against its limit before it is copied
+//   into wasm memory. Should JavaScript code still throw while a binding runs (a page that
+//   replaced a built-in such as %TypedArray%.prototype.set), boundary.js restores the wasm stack
+//   pointer and throws a TypeError naming the argument being read (reading(), below), so a failed
+//   call leaves the wasm stack pointer, the heap and embind's handles where they were.
 // No math lives here. The helpers are defined once in common.cpp, so every binding calls the
 // same copy instead of inlining its own.
 #include <emscripten/bind.h>
@@ -51,24 +54,51 @@ val at_boundary(F&& f) {
   }
 }
 
-/// True for any JS array or typed array.
+/// Records the argument the binding reads now (nullptr: none, the result is being made): when
+/// JavaScript code throws inside a binding, boundary.js names it (kernelLensArgument).
+void reading(const char* name);
+
+// Lists reach a binding as Float64Arrays of the built-in kind (boundary.js copies any other array
+// or typed array into one), and the bindings read, copy and slice them through boundary.js's
+// kernelLensListLength / kernelLensCopy / kernelLensSlice, which hold the built-ins as they were
+// when the module started: a page that replaces %TypedArray%.prototype.set or ArrayBuffer.isView
+// later changes nothing inside a call.
+
+/// The length of `v` when it is a Float64Array, else -1.
+double float64_length(const val& v);
+/// True for a list (a Float64Array, after boundary.js).
 bool is_array_like(const val& v);
 /// TypeError unless `v` is an array or a typed array (a DataView is neither).
 void check_array_like(const val& v, const char* name);
-/// One bulk copy of a JS numeric array into a std::vector<double>; TypeError when `v` is no array.
-std::vector<double> to_vector(const val& v, const char* name);
-/// A JS numeric array as an Eigen vector, one bulk copy.
-Vector to_eigen_vector(const val& v, const char* name);
+/// target.set(source, offset) with the built-in set.
+void copy_into(const val& target, const val& source, double offset);
+/// A copy of the typed array `view` (a memory view of wasm memory), made with the built-ins.
+val copy_out(const val& view);
+/// The length of the list `v` (check_array_like), checked against `cap` before anything is
+/// copied: std::length_error "<name> has N entries; the limit is <cap>".
+std::size_t list_length(const val& v, const char* name, std::size_t cap);
+/// One bulk copy of a JS numeric array of at most `cap` entries into a std::vector<double>.
+std::vector<double> to_vector(const val& v, const char* name, std::size_t cap = Limits::max_cells);
+/// A JS numeric array of at most `cap` entries as an Eigen vector, one bulk copy.
+Vector to_eigen_vector(const val& v, const char* name, std::size_t cap = Limits::max_cells);
 /// An integer argument in [min_value, max_value] (count_from_number on the JS number).
 std::size_t to_count(const val& v, const char* name, std::size_t min_value, std::size_t max_value);
 /// A feature or value dimension: an integer in [1, Limits::max_dimension].
 std::size_t to_dimension(const val& v, const char* name);
 /// A number argument (finiteness is the core's check, so NaN reaches it and gets its message).
 double to_number(const val& v, const char* name);
+/// A string argument as UTF-8, read as UTF-16 code units so that a lone surrogate stays itself
+/// (its WTF-8 form, see utf8_from_utf16) and is shown as \uXXXX in a message; TypeError when
+/// `v` is not a string.
+std::string to_text(const val& v, const char* name);
 /// An optional string argument: `fallback` when undefined, TypeError when not a string.
 std::string to_optional_string(const val& v, const char* name, const char* fallback);
-/// Row-major (rows x cols) matrix from a flat array whose length must be a multiple of cols;
-/// one bulk copy straight into the matrix.
+/// The shape of a flat array of rows of `cols` numbers, read from its length alone (nothing is
+/// copied): a binding checks the shapes of all its matrices before it copies the first.
+Shape list_shape(const val& v, std::size_t cols, const char* name);
+/// Row-major (rows x cols) matrix from a flat array whose length must be a multiple of cols and
+/// whose rows are within Limits::max_rows (checked before the copy); one bulk copy straight into
+/// the matrix.
 RowMatrix to_matrix(const val& v, std::size_t cols, const char* name);
 
 /// A copied Float64Array (a bare memory view would go stale when wasm memory grows).

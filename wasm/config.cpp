@@ -11,13 +11,7 @@ namespace kernel_lens::wasm {
 
 std::uint64_t to_seed(const val& v, const char* name) { return seed_from_number(to_number(v, name), name); }
 
-std::vector<double> to_numbers(const val& v, const char* name) {
-  check_array_like(v, name);
-  const auto length = v["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < length && v.isArray(); ++i)
-    if (!v[i].isNumber()) throw ArgumentTypeError(std::string(name) + "[" + std::to_string(i) + "] must be a number");
-  return to_vector(v, name);
-}
+std::vector<double> to_numbers(const val& v, const char* name, std::size_t cap) { return to_vector(v, name, cap); }
 
 void Field::read(const val& value) const {
   switch (kind_) {
@@ -28,22 +22,25 @@ void Field::read(const val& value) const {
       // Checked on the JS number: 2^32 + 1000 worlds is refused, not read as 1000.
       *static_cast<std::size_t*>(target_) = to_count(value, name, 0, max_size);
       break;
-    case Kind::Number:
-      *static_cast<double*>(target_) = to_number(value, name);
+    case Kind::Number: {
+      const double x = to_number(value, name);
+      if (!std::isfinite(x)) throw std::invalid_argument(std::string(name) + " must be a finite number, got " + format_number(x));
+      *static_cast<double*>(target_) = x;
       break;
+    }
     case Kind::Numbers:
-      *static_cast<std::vector<double>*>(target_) = to_numbers(value, name);
+      *static_cast<std::vector<double>*>(target_) = to_numbers(value, name, cap_);
       break;
     case Kind::Pair: {
-      const std::vector<double> pair = to_numbers(value, name);
-      if (pair.size() != 2)
-        throw std::invalid_argument(std::string(name) + " must have 2 entries, got " + std::to_string(pair.size()));
+      const std::size_t length = list_length(value, name, Limits::max_cells);
+      if (length != 2)
+        throw std::invalid_argument(std::string(name) + " must have 2 entries, got " + std::to_string(length));
+      const std::vector<double> pair = to_numbers(value, name, 2);
       *static_cast<std::array<double, 2>*>(target_) = {pair[0], pair[1]};
       break;
     }
     case Kind::Text:
-      if (!value.isString()) throw ArgumentTypeError(std::string(name) + " must be a string");
-      *static_cast<std::string*>(target_) = value.as<std::string>();
+      *static_cast<std::string*>(target_) = to_text(value, name);
       break;
   }
 }
@@ -55,21 +52,21 @@ void read_fields(const val& object, std::initializer_list<Field> fields, const c
   const val names = val::global("Object").call<val>("keys", object);
   const auto count = names["length"].as<std::size_t>();
   for (std::size_t i = 0; i < count; ++i) {
-    const auto name = names[i].as<std::string>();
+    const std::string name = to_text(names[i], what);
     const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
     if (field == fields.end()) {
       std::string known;
       for (const Field& f : fields) known += (known.empty() ? "" : ", ") + std::string(f.name);
       throw ArgumentTypeError(std::string(what) + " has an unknown field \"" + name + "\"; expected one of " + known);
     }
-    field->read(object[name]);
+    field->read(object[names[i]]);
   }
 }
 
 LabConfig to_lab_config(const val& object) {
   LabConfig c;
   read_fields(object,
-              {{"bandwidths", &c.bandwidths},
+              {{"bandwidths", &c.bandwidths, Limits::max_bandwidths},
                {"keyHigh", &c.key_high},
                {"keyLow", &c.key_low},
                {"keySeed", &c.key_seed},

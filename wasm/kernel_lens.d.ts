@@ -3,8 +3,10 @@
 /// the wrapper kernel_lens.mjs (createKernelLens), which merges both into one object.
 /// Matrices are flat, row-major Float64Arrays; inputs may also be plain number arrays.
 /// Every invalid call throws a TypeError (wrong argument type or number of arguments, a plain
-/// array entry that is not a number, a BigInt array) or a RangeError (bad value, shape or size,
-/// a count beyond its limit) whose message is the core's, with the API's names (wasm/boundary.js).
+/// array entry that is not a number, a BigInt array, a typed array whose ArrayBuffer was detached
+/// or resized below it, a config or view that is not a plain object, a getter or Proxy trap that
+/// threw, with that error as `cause`) or a RangeError (bad value, shape or size, a count or a list
+/// beyond its limit) whose message is the core's, with the API's names (wasm/boundary.js).
 
 export type Numbers = Float64Array | ArrayLike<number>;
 export type KernelName = 'gaussian' | 'laplacian' | 'epanechnikov' | 'tricube';
@@ -430,7 +432,8 @@ export type KernelLensCoreFactory = (options?: KernelLensModuleOptions) => Promi
 /// The default export of kernel_lens_lab.mjs.
 export type KernelLensLabFactory = (options?: KernelLensModuleOptions) => Promise<KernelLensLabModule>;
 
-/// Both modules, instantiated together and merged.
+/// Both modules, instantiated together and merged. Rejects with a WebAssembly.CompileError (or
+/// LinkError) naming the file when a module's bytes cannot be compiled (or instantiated).
 declare function createKernelLens(options?: KernelLensOptions): Promise<KernelLensModule>;
 export default createKernelLens;
 

@@ -31,12 +31,34 @@ function factoryOptions(wasmBinary, locateFile) {
   };
 }
 
+/// The engine's reason inside Emscripten's "Aborted(<reason>). Build with -s ASSERTIONS=1 for more
+/// info." (the rest speaks to whoever builds the module, not to its caller).
+function abortReason(error) {
+  const text = String(error?.message ?? error);
+  const inside = /^Aborted\(([\s\S]*)\)(?:\. Build with -s ASSERTIONS=1 for more info\.)?$/.exec(text);
+  return inside ? inside[1] : text;
+}
+
+/// The factory's module, or an Error naming the file that could not be compiled or instantiated
+/// ("kernel_lens_lab.wasm could not be compiled: CompileError: WebAssembly.instantiate(): expected
+/// magic word ..."), with the factory's error as its cause.
+async function instantiate(factory, file, options) {
+  try {
+    return await factory(options);
+  } catch (error) {
+    const reason = abortReason(error);
+    const step = /^(CompileError|LinkError)\b/.test(reason) ? (reason.startsWith('Link') ? 'instantiated' : 'compiled') : 'started';
+    const Type = reason.startsWith('CompileError') ? WebAssembly.CompileError : reason.startsWith('LinkError') ? WebAssembly.LinkError : Error;
+    throw new Type(`${file} could not be ${step}: ${reason}`, { cause: error });
+  }
+}
+
 /// Both modules, merged: every embind function and class of each (closures over their own
 /// instance, so they can be called detached), plus `modules: { core, lab }`.
 export default async function createKernelLens({ wasmBinaries = {}, locateFile } = {}) {
   const [core, lab] = await Promise.all([
-    createKernelLensCore(factoryOptions(wasmBinaries.core, locateFile)),
-    createKernelLensLab(factoryOptions(wasmBinaries.lab, locateFile)),
+    instantiate(createKernelLensCore, 'kernel_lens_core.wasm', factoryOptions(wasmBinaries.core, locateFile)),
+    instantiate(createKernelLensLab, 'kernel_lens_lab.wasm', factoryOptions(wasmBinaries.lab, locateFile)),
   ]);
   const merged = { modules: { core, lab } };
   for (const module of [core, lab]) {

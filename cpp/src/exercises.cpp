@@ -237,6 +237,10 @@ StandardizeResult standardize_exercise(const StandardizeConfig& config) {
   result.standardized_predictions = mix_value_column(result.standardized_weights, result.values);
   result.raw_mse = mse(result.raw_predictions, result.truth_at_queries);
   result.standardized_mse = mse(result.standardized_predictions, result.truth_at_queries);
+  // Only a noise level near 1e154 or beyond overflows the squared errors; say so instead of NaN.
+  if (!std::isfinite(result.raw_mse) || !std::isfinite(result.standardized_mse))
+    throw std::domain_error("the squared errors overflow double precision at noise " + format_number(config.noise) +
+                            "; reduce the noise level");
   result.raw_distance_share = distance_share(result.raw_queries, result.raw_keys);
   result.standardized_distance_share = distance_share(result.standardized_queries, result.standardized_keys);
   return result;

@@ -205,6 +205,13 @@ KERNEL_LENS_COLD ChapterDataset chapter_dataset(const LabConfig& config) {
       data.truth_at_keys + NumpyRandom(config.observed_seed).normal(0.0, config.noise, config.keys);
   data.queries = linspace(config.query_low, config.query_high, config.queries);
   data.truth_at_queries = truth(data.queries);
+  // Only absurd scales overflow: truth's cos(4x) for |x| above about 4.49e307, the noise near 1e308.
+  if (!data.truth_at_keys.allFinite() || !data.truth_at_queries.allFinite())
+    throw std::domain_error("truth(x) = sin(1.5x) + 0.3cos(4x) overflows double precision for |x| above about "
+                            "4.49e+307; reduce the key and query ranges");
+  if (!data.observed_values.allFinite())
+    throw std::domain_error("the noisy values overflow double precision at noise " + format_number(config.noise) +
+                            "; reduce the noise level");
   return data;
 }
 
@@ -409,6 +416,13 @@ void check_loo_work(const MatrixRef& keys, std::size_t bandwidths, const char* w
   });
 }
 
+/// A leave-one-out risk overflows only for values near 1e154 or beyond; say so instead of
+/// answering Infinity or NaN, as the laboratory's sweeps do.
+[[noreturn]] KERNEL_LENS_COLD void refuse_loo_overflow(double bandwidth) {
+  throw std::domain_error("the leave-one-out risk at bandwidth " + format_number(bandwidth) +
+                          " overflows double precision; rescale the values");
+}
+
 void check_loo_bandwidth(double bandwidth) {
   if (bandwidth * bandwidth == 0.0)
     throw std::invalid_argument("bandwidth " + format_number(bandwidth) +
@@ -515,6 +529,7 @@ Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vect
       }
       const double residual = sums.weighted_values / sums.weights - values(i);
       squared_errors(b) += residual * residual;
+      if (!std::isfinite(squared_errors(b))) refuse_loo_overflow(bandwidths[static_cast<std::size_t>(b)]);
     }
   }
   return squared_errors / static_cast<double>(n);
@@ -544,6 +559,9 @@ LooFit loo_fit(const MatrixRef& keys, const VectorRef& values, double bandwidth,
     fit.fitted(i) = (values(i) + own * sums.weighted_values) / (1.0 + own * sums.weights);
     const double residual = held_out - values(i);
     squared_errors += residual * residual;
+    // (A row without weights is NaN by design; only a residual or a sum that overflows is refused.)
+    if (sums.weights > 0.0 && (!std::isfinite(residual * residual) || std::isinf(squared_errors)))
+      refuse_loo_overflow(bandwidth);
   }
   fit.mse = squared_errors / static_cast<double>(n);
   return fit;
@@ -584,6 +602,7 @@ LooRiskGradient loo_risk_gradient(const MatrixRef& keys, const VectorRef& values
     risk += residual * residual;
     gradient += 2.0 * residual * (covariance / total / h2);
   }
+  if (!std::isfinite(risk) || !std::isfinite(gradient)) refuse_loo_overflow(bandwidth);
   return {risk / static_cast<double>(n), gradient / static_cast<double>(n)};
 }
 

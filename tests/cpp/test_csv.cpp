@@ -91,8 +91,8 @@ TEST_CASE("text, NaN, infinities and formulas in number cells name the row and c
                   "names must not start with = + - @",
                   1, 2);
   require_refused("1,2\n3,\n", "row 2, column 2 is empty; expected a number", 2, 2);
-  require_refused("1,2\n3,1e13\n", "row 2, column 2: \"1e13\" is too large; numbers must lie within ±1e+12", 2, 2);
-  require_refused("1,2\n3,1e999\n", "row 2, column 2: \"1e999\" is too large; numbers must lie within ±1e+12", 2, 2);
+  require_refused("1,2\n3,1e13\n", "row 2, column 2: \"1e13\" is too large; numbers must lie within ±1000000000000", 2, 2);
+  require_refused("1,2\n3,1e999\n", "row 2, column 2: \"1e999\" is too large; numbers must lie within ±1000000000000", 2, 2);
   require_refused("1,2\n0x10,4\n", "row 2, column 1: \"0x10\" is not a number", 2, 1);
 }
 

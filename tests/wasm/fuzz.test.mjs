@@ -1,7 +1,9 @@
 // A seeded fuzz of the JavaScript boundary: random argument lists (counts near 2^32 and 2^53,
-// every typed-array kind, subclasses that lie about their length, configs with huge sizes,
-// Proxies and getters that throw) against every export of both modules and NumpyRandom.
-// Each call answers or throws a short TypeError / RangeError (or the caller's own error); never
+// every typed-array kind, subclasses that lie about their length, views whose ArrayBuffer was
+// detached or resized below them, configs with huge sizes, Proxies and getters that throw)
+// against every export of both modules and NumpyRandom.
+// Each call answers or throws a short TypeError / RangeError (the caller's own error as the cause
+// of a TypeError naming what was read); never
 // embind's BindingError, a wasm trap or a message with embind's source. Afterwards each module's
 // stack pointer and handles are where they started and the lookup still answers 2.7412.
 // FUZZ_CALLS (default 3000) and FUZZ_SEED (default 1) set the campaign; CI runs the default.
@@ -44,7 +46,7 @@ function fuzzer(random) {
   const numbers = (length) => Array.from({ length }, () => (random() < 0.8 ? pick([0.5, 1, 2, 3, -1, 0.25]) : pick(NUMBERS)));
   const typed = () => {
     const values = numbers(small() + 1);
-    switch (Math.floor(random() * 8)) {
+    switch (Math.floor(random() * 10)) {
       case 0: return Float64Array.from(values);
       case 1: return Float32Array.from(values);
       case 2: return Int32Array.from(values.map((x) => (Number.isFinite(x) ? Math.trunc(x) : 0)));
@@ -52,6 +54,17 @@ function fuzzer(random) {
       case 4: return BigInt64Array.from(values.map(() => 1n));
       case 5: return new DataView(new ArrayBuffer(8 * values.length));
       case 6: return LongerArray.from(values);
+      case 7: {
+        const view = Float64Array.from(values);
+        structuredClone(view.buffer, { transfer: [view.buffer] });
+        return view;
+      }
+      case 8: {
+        const buffer = new ArrayBuffer(8 * values.length, { maxByteLength: 8 * values.length });
+        const view = new Float64Array(buffer, 0, values.length);
+        buffer.resize(0);
+        return view;
+      }
       default: return Float64Array.from(values).subarray(1);
     }
   };
@@ -111,7 +124,7 @@ test(`${CALLS} seeded random calls (seed ${SEED}) answer or refuse with short Ty
   }
   kl.attention([3.5], [1, 3, 5], [1.5, 2.8, 1.8], 1, 1, 0.6);
   const start = usage(kl);
-  const seen = { answered: 0, TypeError: 0, RangeError: 0, caller: 0 };
+  const seen = { answered: 0, TypeError: 0, RangeError: 0, caller: 0, unreadable: 0 };
   for (let i = 0; i < CALLS; i++) {
     const target = pick(targets);
     const count = random() < 0.8 ? target.arity : Math.max(0, target.arity + small() - 2);
@@ -121,7 +134,7 @@ test(`${CALLS} seeded random calls (seed ${SEED}) answer or refuse with short Ty
       seen.answered++;
     } catch (error) {
       const text = `${target.name} call ${i}: ${error?.name}: ${String(error?.message).slice(0, 400)}`;
-      if (error instanceof Error && error.message.startsWith('fuzz: ')) {
+      if (error instanceof TypeError && / could not be read: fuzz: /.test(error.message) && error.cause?.message.startsWith('fuzz: ')) {
         seen.caller++;
         continue;
       }
@@ -130,6 +143,7 @@ test(`${CALLS} seeded random calls (seed ${SEED}) answer or refuse with short Ty
       assert.ok(error.message.length > 0 && error.message.length < 300, text);
       assert.doesNotMatch(error.message, /BindingError|emval|embind|Aborted|function\(|=>/, text);
       seen[error.name]++;
+      if (/ (a detached ArrayBuffer|outside its ArrayBuffer)/.test(error.message)) seen.unreadable++;
     }
   }
   const end = usage(kl);
@@ -138,6 +152,6 @@ test(`${CALLS} seeded random calls (seed ${SEED}) answer or refuse with short Ty
     assert.equal(end[part].liveHandles, start[part].liveHandles, `${part}: handles`);
   }
   assert.equal(kl.attention([3.5], [1, 3, 5], [1.5, 2.8, 1.8], 1, 1, 0.6).outputs[0].toFixed(4), '2.7412');
-  assert.ok(seen.answered > 0 && seen.TypeError > 0 && seen.RangeError > 0, JSON.stringify(seen));
+  assert.ok(seen.answered > 0 && seen.TypeError > 0 && seen.RangeError > 0 && seen.caller > 0 && seen.unreadable > 0, JSON.stringify(seen));
   console.log(`# fuzz: ${JSON.stringify(seen)}`);
 });

@@ -1,6 +1,7 @@
 // 100,000 failing calls, spread over every exported function of both modules and over the ways a
 // call can fail (too many arguments, wrong types, counts of 2^32 and more, configs and arrays whose
-// own code throws, values the core refuses), leave each module's wasm stack pointer, wasm memory,
+// own code throws, typed arrays whose buffer was detached or resized below them, values the core
+// refuses), leave each module's wasm stack pointer, wasm memory,
 // malloc'd bytes and embind handles where they started, and the lookup still answers 2.7412.
 // Before the boundary returned its errors, each failure inside wasm left 16-460 bytes of wasm stack
 // behind and the module died after about 65,536 of them.
@@ -15,6 +16,13 @@ const FAILURES = 100_000;
 const ARRAYS = new Set(['queries', 'keys', 'values', 'query', 'targets', 'scores', 'logScores', 'weights', 'xs', 'x', 'xp', 'fp',
   'bandwidths', 'risks']);
 const COUNTS = new Set(['d', 'p', 'n', 'count']);
+
+/// Typed arrays that cannot be read: the buffer detached, or resized below the view.
+const detachedArray = new Float64Array(3);
+structuredClone(detachedArray.buffer, { transfer: [detachedArray.buffer] });
+const resizable = new ArrayBuffer(24, { maxByteLength: 24 });
+const outOfBoundsArray = new Float64Array(resizable, 0, 3);
+resizable.resize(8);
 
 /// A throwing config / array: its own code fails in JavaScript, before wasm is entered.
 const hostileConfig = new Proxy({}, { ownKeys() { throw new Error('ownKeys refused'); } });
@@ -31,11 +39,14 @@ function failingCalls(names) {
   if (names.some((name) => COUNTS.has(name)))
     calls.push(names.map((name) => pick(name, { count: 2 ** 32 + 1, array: [1, 2, 3], number: 0.6 })));
   if (names.includes('config')) {
-    calls.push([{ keys: 2 ** 32 + 3 }], [{ worlds: 2 ** 32 + 1000 }], [hostileConfig], [{ bandwidths: [-1] }]);
+    calls.push([{ keys: 2 ** 32 + 3 }], [{ worlds: 2 ** 32 + 1000 }], [hostileConfig], [{ bandwidths: [-1] }], [{ bandwidths: detachedArray }],
+      [new Map()]);
   }
   if (names.some((name) => ARRAYS.has(name))) {
     calls.push(names.map((name) => pick(name, { count: 1, array: hostileArray, number: 0.6 })));
     calls.push(names.map((name) => pick(name, { count: 1, array: [1, NaN, 3], number: -1 })));
+    calls.push(names.map((name) => pick(name, { count: 1, array: detachedArray, number: 0.6 })));
+    calls.push(names.map((name) => pick(name, { count: 1, array: outOfBoundsArray, number: 0.6 })));
   }
   if (names.includes('text')) calls.push(['x,y\n1,2\n3,abc\n']);
   return calls;

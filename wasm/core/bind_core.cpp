@@ -23,9 +23,9 @@ val destination(const val& into, const char* name, std::size_t count) {
   if (array.isUndefined()) return new_array(count);
   if (array.isFalse()) return val::undefined();
   const std::string label = std::string("into.") + name;
-  if (!array.instanceof(val::global("Float64Array")))
-    throw ArgumentTypeError(label + " must be a Float64Array or false");
-  const auto length = array["length"].as<double>();
+  reading("into");
+  const double length = float64_length(array);
+  if (length < 0.0) throw ArgumentTypeError(label + " must be a Float64Array or false");
   if (length != static_cast<double>(count))
     throw ArgumentTypeError(label + " must hold " + std::to_string(count) + " numbers, got " + format_number(length));
   return array;
@@ -35,8 +35,8 @@ val destination(const val& into, const char* name, std::size_t count) {
 /// caller asked for that result not to be returned.
 void copy_rows(const val& destination, Eigen::Index first_row, std::size_t width, const MatrixRef& block) {
   if (destination.isUndefined()) return;
-  destination.call<void>("set", val(emscripten::typed_memory_view(block.size(), block.data())),
-                         val(static_cast<double>(first_row) * static_cast<double>(width)));
+  copy_into(destination, val(emscripten::typed_memory_view(block.size(), block.data())),
+            static_cast<double>(first_row) * static_cast<double>(width));
 }
 
 /// With `into` = { weights, outputs } (Float64Arrays of m·n and m·p numbers), the results are
@@ -48,11 +48,14 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
                  const val& bandwidth, const val& kernel, const val& empty_rows, const val& into) {
   const std::size_t features = to_dimension(d, "d");
   const std::size_t width = to_dimension(p, "p");
+  check_attention_shapes(list_shape(queries, features, "queries"), list_shape(keys, features, "keys"),
+                         list_shape(values, width, "values"));  // before anything is copied
   const RowMatrix query_rows = to_matrix(queries, features, "queries");
   const RowMatrix key_rows = to_matrix(keys, features, "keys");
   const RowMatrix value_rows = to_matrix(values, width, "values");
   const double h = to_number(bandwidth, "bandwidth");
   check_attention_inputs(query_rows, key_rows, value_rows, h);  // before any array is allocated
+  reading(nullptr);
   const auto m = static_cast<std::size_t>(query_rows.rows());
   const auto n = static_cast<std::size_t>(key_rows.rows());
   val weights = val::undefined();
@@ -86,11 +89,13 @@ val attention_map_js(const val& queries, const val& keys, const val& values, con
                      const val& bandwidth, const val& view, const val& kernel, const val& empty_rows) {
   const std::size_t features = to_dimension(d, "d");
   const std::size_t width = to_dimension(p, "p");
+  check_attention_shapes(list_shape(queries, features, "queries"), list_shape(keys, features, "keys"),
+                         list_shape(values, width, "values"));  // before anything is copied
   if (view.isUndefined()) throw ArgumentTypeError("view must be an object { scale?, row?, width?, height?, palette }");
   std::string scale = "linear";
   std::size_t row = 0, pixels_wide = 0, pixels_high = 0;
   std::vector<double> palette;
-  read_fields(view, {{"height", &pixels_high}, {"palette", &palette}, {"row", &row}, {"scale", &scale}, {"width", &pixels_wide}},
+  read_fields(view, {{"height", &pixels_high}, {"palette", &palette, palette_colours * 4}, {"row", &row}, {"scale", &scale}, {"width", &pixels_wide}},
               "view");
   AttentionMapRequest request;
   request.scale = parse_colour_scale(scale);
@@ -107,7 +112,7 @@ val attention_map_js(const val& queries, const val& keys, const val& values, con
                                  to_matrix(values, width, "values"), to_number(bandwidth, "bandwidth"), request,
                                  to_kernel(kernel), parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")));
   val out = val::object();
-  out.set("image", val(emscripten::typed_memory_view(map.image.size(), map.image.data())).call<val>("slice"));
+  out.set("image", copy_out(val(emscripten::typed_memory_view(map.image.size(), map.image.data()))));
   set(out, "width", static_cast<double>(map.width));
   set(out, "height", static_cast<double>(map.height));
   set_array(out, "outputs", map.outputs);
@@ -121,12 +126,12 @@ val attention_map_js(const val& queries, const val& keys, const val& values, con
 
 val ols_weights_js(const val& keys, const val& query, const val& d) {
   const std::size_t features = to_dimension(d, "d");
-  return to_float64_array(ols_weights(to_matrix(keys, features, "keys"), to_eigen_vector(query, "query")));
+  return to_float64_array(ols_weights(to_matrix(keys, features, "keys"), to_eigen_vector(query, "query", Limits::max_dimension)));
 }
 
 val ols_predict_js(const val& keys, const val& targets, const val& queries, const val& d) {
   const std::size_t features = to_dimension(d, "d");
-  const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets"),
+  const auto result = ols_predict(to_matrix(keys, features, "keys"), to_eigen_vector(targets, "targets", Limits::max_rows),
                                   to_matrix(queries, features, "queries"));
   val out = val::object();
   set_array(out, "weights", result.weights);
@@ -169,7 +174,7 @@ val bandwidth_from_temperature_js(const val& temperature) {
 
 val nearest_key_limit_js(const val& query, const val& keys, const val& d) {
   const std::size_t features = to_dimension(d, "d");
-  return to_float64_array(nearest_key_limit(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys")));
+  return to_float64_array(nearest_key_limit(to_eigen_vector(query, "query", Limits::max_dimension), to_matrix(keys, features, "keys")));
 }
 
 val uniform_limit_js(const val& n) {
@@ -186,7 +191,7 @@ val max_row_sum_error_js(const val& weights, const val& n) {
 
 val underflow_report_js(const val& query, const val& keys, const val& d, const val& bandwidth) {
   const std::size_t features = to_dimension(d, "d");
-  const auto report = underflow_report(to_eigen_vector(query, "query"), to_matrix(keys, features, "keys"),
+  const auto report = underflow_report(to_eigen_vector(query, "query", Limits::max_dimension), to_matrix(keys, features, "keys"),
                                        to_number(bandwidth, "bandwidth"));
   val out = val::object();
   set_array(out, "logScores", report.log_scores);

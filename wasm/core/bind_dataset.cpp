@@ -17,9 +17,7 @@ val chapter_dataset_js(const val& config) {
 }
 
 val truth_js(const val& xs) {
-  const Vector x = to_eigen_vector(xs, "xs");
-  check_size(static_cast<std::size_t>(x.size()), Limits::max_draws, "xs");
-  return to_float64_array(truth(x));
+  return to_float64_array(truth(to_eigen_vector(xs, "xs", Limits::max_draws)));
 }
 
 val linspace_js(const val& start, const val& stop, const val& count) {

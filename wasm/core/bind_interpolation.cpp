@@ -6,11 +6,11 @@ namespace kernel_lens::wasm {
 namespace {
 
 val interp_js(const val& x, const val& xp, const val& fp) {
-  return to_float64_array(interp(to_eigen_vector(x, "x"), to_eigen_vector(xp, "xp"), to_eigen_vector(fp, "fp")));
+  return to_float64_array(interp(to_eigen_vector(x, "x", Limits::max_rows), to_eigen_vector(xp, "xp", Limits::max_rows), to_eigen_vector(fp, "fp", Limits::max_rows)));
 }
 
 val sorted_key_position_js(const val& queries, const val& keys) {
-  return to_float64_array(sorted_key_position(to_eigen_vector(queries, "queries"), to_eigen_vector(keys, "keys")));
+  return to_float64_array(sorted_key_position(to_eigen_vector(queries, "queries", Limits::max_rows), to_eigen_vector(keys, "keys", Limits::max_rows)));
 }
 
 }  // namespace

@@ -6,7 +6,8 @@ namespace kernel_lens::wasm {
 namespace {
 
 val grid_minimum_js(const val& bandwidths, const val& risks) {
-  const GridMinimum minimum = grid_minimum(to_vector(bandwidths, "bandwidths"), to_eigen_vector(risks, "risks"));
+  const GridMinimum minimum = grid_minimum(to_vector(bandwidths, "bandwidths", Limits::max_bandwidths),
+                                              to_eigen_vector(risks, "risks", Limits::max_bandwidths));
   val out = val::object();
   set(out, "index", static_cast<double>(minimum.index));
   set(out, "bandwidth", minimum.bandwidth);

@@ -55,14 +55,14 @@ val exact_risk_js(const val& config) { return risk_rows(exact_risk(to_lab_config
 val loo_curve_js(const val& keys, const val& values, const val& d, const val& bandwidths, const val& kernel) {
   const std::size_t features = to_dimension(d, "d");
   const std::string kernel_name = to_optional_string(kernel, "kernel", "gaussian");
-  return to_float64_array(loo_curve(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
-                                    to_numbers(bandwidths, "bandwidths"), parse_kernel(kernel_name)));
+  return to_float64_array(loo_curve(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values", Limits::max_rows),
+                                    to_numbers(bandwidths, "bandwidths", Limits::max_bandwidths), parse_kernel(kernel_name)));
 }
 
 val loo_fit_js(const val& keys, const val& values, const val& d, const val& bandwidth, const val& kernel) {
   const std::size_t features = to_dimension(d, "d");
   const std::string kernel_name = to_optional_string(kernel, "kernel", "gaussian");
-  const LooFit fit = loo_fit(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
+  const LooFit fit = loo_fit(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values", Limits::max_rows),
                              to_number(bandwidth, "bandwidth"), parse_kernel(kernel_name));
   val out = val::object();
   set_array(out, "fitted", fit.fitted);
@@ -73,7 +73,7 @@ val loo_fit_js(const val& keys, const val& values, const val& d, const val& band
 
 val loo_risk_gradient_js(const val& keys, const val& values, const val& d, const val& bandwidth) {
   const std::size_t features = to_dimension(d, "d");
-  const LooRiskGradient result = loo_risk_gradient(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
+  const LooRiskGradient result = loo_risk_gradient(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values", Limits::max_rows),
                                                    to_number(bandwidth, "bandwidth"));
   val out = val::object();
   set(out, "risk", result.risk);
@@ -84,7 +84,7 @@ val loo_risk_gradient_js(const val& keys, const val& values, const val& d, const
 val loo_descent_js(const val& keys, const val& values, const val& d, const val& start, const val& rate,
                    const val& steps) {
   const std::size_t features = to_dimension(d, "d");
-  const LooDescent descent = loo_descent(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values"),
+  const LooDescent descent = loo_descent(to_matrix(keys, features, "keys"), to_eigen_vector(values, "values", Limits::max_rows),
                                          to_number(start, "start"), to_number(rate, "rate"),
                                          to_count(steps, "steps", 0, loo_descent_max_steps));
   val out = val::object();
@@ -97,7 +97,7 @@ val loo_descent_js(const val& keys, const val& values, const val& d, const val& 
 val bandwidth_selection_js(const val& config) {
   SelectionConfig c;
   read_fields(config,
-              {{"bandwidths", &c.bandwidths},
+              {{"bandwidths", &c.bandwidths, Limits::max_bandwidths},
                {"curvePoints", &c.curve_points},
                {"keyHigh", &c.key_high},
                {"keyLow", &c.key_low},

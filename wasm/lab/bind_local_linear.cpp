@@ -47,8 +47,8 @@ val smoother_audit_js(const val& queries, const val& keys, const val& d, const v
                       const val& truth_at_queries, const val& noise, const val& bandwidth, const val& kernel) {
   const std::size_t features = to_dimension(d, "d");
   const auto audit = smoother_audit(to_matrix(queries, features, "queries"), to_matrix(keys, features, "keys"),
-                                    to_eigen_vector(truth_at_keys, "truthAtKeys"),
-                                    to_eigen_vector(truth_at_queries, "truthAtQueries"), to_number(noise, "noise"),
+                                    to_eigen_vector(truth_at_keys, "truthAtKeys", Limits::max_rows),
+                                    to_eigen_vector(truth_at_queries, "truthAtQueries", Limits::max_rows), to_number(noise, "noise"),
                                     to_number(bandwidth, "bandwidth"),
                                     parse_kernel(to_optional_string(kernel, "kernel", "gaussian")));
   val out = val::object();

@@ -23,7 +23,8 @@ struct Limits {
   static constexpr double max_work = 1'073'741'824.0;
 };
 
-/// Shortest text that reads back as the same double, for error messages ("0.10000000000000001").
+/// The shortest text that reads back as the same double, laid out as JavaScript prints numbers
+/// ("-300", "0.1", "1e-7", "1e+21"), for error messages.
 std::string format_number(double x);
 
 /// h must be positive and finite.
@@ -33,6 +34,8 @@ void check_finite(const MatrixRef& matrix, const char* name);
 void check_finite(const VectorRef& vector, const char* name);
 /// count <= cap, else std::length_error "<name> has <count> ...; the limit is <cap>".
 void check_size(std::size_t count, std::size_t cap, const char* name);
+/// rows <= Limits::max_rows, else std::length_error "<name> has <rows> rows; the limit is ...".
+void check_rows(std::size_t rows, const char* name);
 /// rows * cols <= Limits::max_cells (overflow-safe), else std::length_error.
 void check_cells(std::size_t rows, std::size_t cols, const char* name);
 /// cost <= Limits::max_work, else std::length_error
@@ -44,13 +47,26 @@ template <class Formula>
 void check_work(double cost, const char* what, Formula&& formula) {
   if (cost > Limits::max_work) refuse_work(cost, what, formula());
 }
+/// The rows and columns of a matrix: the shape checks below take one, so that a caller can refuse
+/// a call on its sizes alone, before it copies any data.
+struct Shape {
+  std::size_t rows;
+  std::size_t cols;
+};
+inline Shape shape_of(const MatrixRef& matrix) {
+  return {static_cast<std::size_t>(matrix.rows()), static_cast<std::size_t>(matrix.cols())};
+}
+
 /// At least one row, at most Limits::max_rows rows, between 1 and Limits::max_dimension columns.
+void check_matrix_shape(Shape shape, const char* name);
 void check_matrix_shape(const MatrixRef& matrix, const char* name);
 /// Q/K feature dimensions agree; at least one query and one key; m*n within the cell cap.
+void check_score_shapes(Shape queries, Shape keys);
 void check_score_shapes(const MatrixRef& queries, const MatrixRef& keys);
 /// One query q:(d) against keys K:(n,d): at least one key, matching d, every entry finite.
 void check_query(const VectorRef& query, const MatrixRef& keys);
 /// check_score_shapes, plus K/V row counts agree and m*p within the cell cap.
+void check_attention_shapes(Shape queries, Shape keys, Shape values);
 void check_attention_shapes(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values);
 
 }  // namespace kernel_lens
