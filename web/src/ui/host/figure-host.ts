@@ -9,7 +9,8 @@
 /// await that instead of a number of milliseconds.
 import { chartSettled, isChart, onChartsDrew, type AnyChart } from '../../charts';
 import { sharedBridge, type Bridge, type Channel, type CoreCall, type CoreResults } from '../../engine';
-import { onThemeChange, type Palette } from '../../theme/theme';
+import { onThemeChange, palette, type Palette } from '../../theme/theme';
+import type { CsvRows } from '../download';
 import type { Schema, StateOf } from '../state';
 import { createJob } from './job';
 import type { Computation, ComputeSpec, Disposable, ExportTable, Job, JobSpec, WidgetHost } from './widget';
@@ -74,6 +75,10 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   get state(): StateOf<S> {
     return this.current;
+  }
+
+  get colors(): Palette {
+    return palette(this.parts.frame);
   }
 
   update(partial: Partial<StateOf<S>>): void {
@@ -154,8 +159,17 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     this.parts.hideError();
   }
 
-  provideExport(table: ExportTable): () => void {
-    return this.parts.provideExport(table);
+  provideExport(table: ExportTable): () => void;
+  provideExport<T>(name: string, source: () => T | null | undefined, rows: (value: T) => CsvRows): () => void;
+  provideExport<T>(table: ExportTable | string, source?: () => T | null | undefined, rows?: (value: T) => CsvRows): () => void {
+    if (typeof table !== 'string') return this.parts.provideExport(table);
+    return this.parts.provideExport({
+      name: table,
+      csv: () => {
+        const value = source?.();
+        return value === null || value === undefined || !rows ? [] : rows(value);
+      },
+    });
   }
 
   /// Runs every declared computation once the widget's `mount` returned, and signals the first

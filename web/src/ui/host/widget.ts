@@ -34,6 +34,8 @@ export interface WidgetHost<S extends Schema = Schema> {
   /// Destroyed with the figure (a chart, a ResizeObserver, anything with `destroy()` or
   /// `disconnect()`); a chart also counts in the figure's drawn signal. Returns `thing`.
   own<T extends Disposable>(thing: T): T;
+  /// The figure's palette now (its theme's colours); read it when drawing.
+  readonly colors: Palette;
   /// Calls `listener` with the new palette whenever the figure's theme changes, until it goes.
   onTheme(listener: (colors: Palette) => void): void;
   /// `target.addEventListener(type, listener)` until the figure goes.
@@ -53,6 +55,9 @@ export interface WidgetHost<S extends Schema = Schema> {
   /// called at download time and returns (or promises) a header row then data rows of the core's
   /// own numbers (no rounding). Returns the remover.
   provideExport(table: ExportTable): () => void;
+  /// The same for a table made from `source()` (the figure's last answer): nothing to download
+  /// while it is null.
+  provideExport<T>(name: string, source: () => T | null | undefined, rows: (value: T) => CsvRows): () => void;
 
 }
 

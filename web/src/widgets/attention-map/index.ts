@@ -2,7 +2,6 @@
 /// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
 import { call } from '../../engine';
-import { palette } from '../../theme/theme';
 import { bandwidthSlider, button, controlRow, slider } from '../../ui/controls';
 import { defineWidget } from '../../ui/host/widget';
 import type { StateOf } from '../../ui/state';
@@ -42,7 +41,6 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     /// The data as the core loaded it (its trace still to come), and the dataset the map uses.
     let loaded: Omit<Dataset, 'trace'> | null = null;
     let dataset: Dataset | null = null;
@@ -67,7 +65,7 @@ export default defineWidget({
 
     const map = mapView(host.state);
     const heatmap = host.own(map.heatmap);
-    const row = rowView(colors);
+    const row = rowView(host.colors);
     host.own(row.chart);
 
     const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => change({ h }));
@@ -106,7 +104,7 @@ export default defineWidget({
     /// The highlighted row: its outline on the map, its weights as bars and in the table.
     function drawRow(frame: MapFrame): void {
       heatmap.highlight(frame.row);
-      row.draw(frame, colors);
+      row.draw(frame, host.colors);
     }
 
     /// The data at the state's size: loaded once per size, then its k = q trace.
@@ -212,8 +210,7 @@ export default defineWidget({
 
     followPointer(host, heatmap, selectRow);
     // The core colours the map: a new theme's grey for exact zeros is a new request.
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       if (last) attention.refresh();
     });
     // A plot laid out larger (or smaller) than the image it shows asks for an image of its size.

@@ -2,7 +2,6 @@
 /// the validation and leave-one-out curves over the bandwidth grid, the selected h, the test MSE
 /// reported once on request, and the synthetic-truth grid minimum for comparison.
 import { chartCanvas, createChart, lineLegend, scheduleFrame, setDatasets, type Chart } from '../../charts';
-import { palette } from '../../theme/theme';
 import { button, controlRow, dataTable } from '../../ui/controls';
 import { fixed } from '../../ui/format';
 import { call, type BandwidthSelection } from '../../engine';
@@ -39,16 +38,10 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let last: BandwidthSelection | null = null;
-    host.provideExport({
-      name: 'selection curves',
-      csv: () => {
-        const result = last;
-        if (!result) return [];
-        const rows = Array.from(result.bandwidths, (h, i) => [h, result.trainingMse[i] ?? null, result.validationMse[i] ?? null, result.looMse[i] ?? null]);
-        return [['h', 'training MSE', 'validation MSE', 'leave-one-out MSE'], ...rows];
-      },
+    host.provideExport('selection curves', () => last, (result) => {
+      const rows = Array.from(result.bandwidths, (h, i) => [h, result.trainingMse[i] ?? null, result.validationMse[i] ?? null, result.looMse[i] ?? null]);
+      return [['h', 'training MSE', 'validation MSE', 'leave-one-out MSE'], ...rows];
     });
 
     // ---- charts ----
@@ -150,7 +143,7 @@ export default defineWidget({
     );
 
     function drawCurves(r: BandwidthSelection): void {
-      const c = colors;
+      const c = host.colors;
       const hs = Array.from(r.bandwidths);
       const finite = [...r.validationMse, ...r.looMse, ...r.trainingMse].filter(Number.isFinite);
       const top = Math.max(0.01, ...finite) * 1.08;
@@ -239,8 +232,7 @@ export default defineWidget({
       },
     });
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       if (last) drawCurves(last);
     });
   },

@@ -2,7 +2,7 @@
 /// query, yet qᵀk scores them 1 and 2 while −‖q − k‖² scores them 0 and −1. Drag the arrows and
 /// watch magnitude enter one score and not the other.
 import { canvasFont, chartCanvas, createChart, scheduleFrame, type Chart } from '../../charts';
-import { palette, type Palette } from '../../theme/theme';
+import { type Palette } from '../../theme/theme';
 import { button, controlRow, dataTable, slider, type Slider } from '../../ui/controls';
 import { fixed, tuple } from '../../ui/format';
 import { call, resultOf } from '../../engine';
@@ -73,16 +73,10 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let last: Frame | null = null;
-    host.provideExport({
-      name: 'scores and weights',
-      csv: () => {
-        const frame = last;
-        if (!frame) return [];
-        const header = ['key', 'kᵀk', 'qᵀk', 'softmax(qᵀk)', '−‖q − k‖²', 'softmax(−‖q − k‖²)'];
-        return [header, ...Array.from(frame.dot, (dot, i) => [`k${i + 1}`, frame.lengths[i] ?? null, dot, frame.dotWeights[i] ?? null, frame.negativeDistance[i] ?? null, frame.distanceWeights[i] ?? null])];
-      },
+    host.provideExport('scores and weights', () => last, (frame) => {
+      const header = ['key', 'kᵀk', 'qᵀk', 'softmax(qᵀk)', '−‖q − k‖²', 'softmax(−‖q − k‖²)'];
+      return [header, ...Array.from(frame.dot, (dot, i) => [`k${i + 1}`, frame.lengths[i] ?? null, dot, frame.dotWeights[i] ?? null, frame.negativeDistance[i] ?? null, frame.distanceWeights[i] ?? null])];
     });
 
     const { box, canvas } = chartCanvas(
@@ -98,8 +92,8 @@ export default defineWidget({
             label: name,
             data: [],
             showLine: true,
-            borderColor: vectorColor(name, colors),
-            backgroundColor: vectorColor(name, colors),
+            borderColor: vectorColor(name, host.colors),
+            backgroundColor: vectorColor(name, host.colors),
             borderWidth: name === 'q' ? 2 : 3,
             borderDash: name === 'q' ? [6, 4] : [],
             pointRadius: [0, name === 'q' ? 6 : 7],
@@ -168,8 +162,8 @@ export default defineWidget({
           if (!name) return;
           const [x = 0, y = 0] = frame.state[name];
           dataset.data = [{ x: 0, y: 0 }, { x, y }] as XY[];
-          dataset.borderColor = vectorColor(name, colors);
-          dataset.backgroundColor = vectorColor(name, colors);
+          dataset.borderColor = vectorColor(name, host.colors);
+          dataset.backgroundColor = vectorColor(name, host.colors);
         });
       });
     }
@@ -247,8 +241,7 @@ export default defineWidget({
       hover: (at) => (headAt(at) ? 'grab' : 'default'),
     });
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       if (last) paint(last);
     });
   },

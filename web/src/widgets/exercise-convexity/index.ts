@@ -38,16 +38,11 @@ export default defineWidget({
 
   mount(host) {
     let last: { state: ExerciseState; olsWeights: Float64Array; nwWeights: Float64Array; predictions: number[] } | null = null;
-    host.provideExport({
-      name: 'weights',
-      csv: () => {
-        const frame = last;
-        if (!frame) return [];
-        return [
-          ['key', 'target', 'OLS weight', 'NW weight'],
-          ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.olsWeights[i] ?? null, frame.nwWeights[i] ?? null]),
-        ];
-      },
+    host.provideExport('weights', () => last, (frame) => {
+      return [
+        ['key', 'target', 'OLS weight', 'NW weight'],
+        ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.olsWeights[i] ?? null, frame.nwWeights[i] ?? null]),
+      ];
     });
     host.provideExport({
       name: 'predictions',

@@ -31,13 +31,8 @@ export default defineWidget({
 
   mount(host) {
     let last: { state: ExerciseState; weights: Float64Array; weightSum: number; prediction: number } | null = null;
-    host.provideExport({
-      name: 'weights',
-      csv: () => {
-        const frame = last;
-        if (!frame) return [];
-        return [['key', 'target', 'OLS weight'], ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.weights[i] ?? null])];
-      },
+    host.provideExport('weights', () => last, (frame) => {
+      return [['key', 'target', 'OLS weight'], ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.weights[i] ?? null])];
     });
     host.provideExport({
       name: 'prediction',

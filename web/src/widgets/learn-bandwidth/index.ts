@@ -2,7 +2,6 @@
 /// leave-one-out risk of the Gaussian rule on the chapter's sample, from a start the reader picks,
 /// one step at a time or animated: the steps drawn on the leave-one-out curve, the fitted curve
 /// and the attention map at the current h. Every h, risk and gradient is the core's (looDescent).
-import { palette } from '../../theme/theme';
 import { button, controlRow, slider } from '../../ui/controls';
 import { precise, significant } from '../../ui/format';
 import { call, keeping } from '../../engine';
@@ -42,7 +41,6 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let sample: Sample | null = null;
     let descent: Descent | null = null;
 
@@ -91,13 +89,8 @@ export default defineWidget({
       view.mapElement,
     );
 
-    host.provideExport({
-      name: 'descent',
-      csv: () => {
-        const d = descent;
-        if (!d) return [];
-        return [['step', 'bandwidth', 'leave-one-out risk', 'dR/dlog h'], ...Array.from(d.bandwidths, (h, t) => [t, h, d.risks[t] ?? null, d.gradients[t] ?? null])];
-      },
+    host.provideExport('descent', () => descent, (d) => {
+      return [['step', 'bandwidth', 'leave-one-out risk', 'dR/dlog h'], ...Array.from(d.bandwidths, (h, t) => [t, h, d.risks[t] ?? null, d.gradients[t] ?? null])];
     });
     host.provideExport({
       name: 'leave-one-out curve',
@@ -110,7 +103,7 @@ export default defineWidget({
     /// Every panel at the descent's current step, with the fitted curve and the map when given.
     function paint(fit?: Float64Array, weights?: Float64Array): void {
       if (!sample || !descent) return;
-      view.paint(sample, descent, colors, fit, weights);
+      view.paint(sample, descent, host.colors, fit, weights);
       stepButton.disabled = descent.bandwidths.length - 1 >= MAX_STEPS;
     }
 
@@ -191,8 +184,7 @@ export default defineWidget({
       descentComputation.refresh();
     }
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       paint();
     });
     loadSample().catch((error: unknown) => host.showError(error));

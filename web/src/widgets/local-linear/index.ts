@@ -2,7 +2,6 @@
 /// Both curves at one bandwidth, both weight profiles at a draggable query (one-sided at the edge
 /// for NW, signed for the line), the exact bias of both across the query range from the
 /// laboratory's design, and optionally each curve's ±2 standard-deviation band.
-import { palette } from '../../theme/theme';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../ui/controls';
 import { fixed } from '../../ui/format';
 import { call, keeping } from '../../engine';
@@ -35,7 +34,6 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     /// The chapter's sample and the laboratory's noise σ.
     let sample: (ChapterSample & { noise: number }) | null = null;
     let curves: Curves | null = null;
@@ -96,13 +94,13 @@ export default defineWidget({
     }
 
     function paintCurves(): void {
-      if (sample && curves) view.paintCurves(sample, curves, host.state.q, host.state.band, colors);
+      if (sample && curves) view.paintCurves(sample, curves, host.state.q, host.state.band, host.colors);
     }
 
     function paintProfile(): void {
       const p = profile;
       if (!sample || !p) return;
-      view.paintProfile(sample, p, host.state.q, colors);
+      view.paintProfile(sample, p, host.state.q, host.colors);
       setText(nwText, fixed(p.nw, 4));
       setText(lineText, fixed(p.line, 4));
       setText(
@@ -188,8 +186,7 @@ export default defineWidget({
       profileComputation.refresh();
     }
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       paintCurves();
       paintProfile();
     });

@@ -52,16 +52,11 @@ export default defineWidget({
 
   mount(host) {
     let last: { q: number; h: number; weights: Float64Array; scores: Float64Array; output: number } | null = null;
-    host.provideExport({
-      name: 'slots',
-      csv: () => {
-        const frame = last;
-        if (!frame) return [];
-        return [
-          ['q', 'h', 'slot', 'key', 'value', 'score', 'weight'],
-          ...KEYS.map((k, i) => [frame.q, frame.h, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.weights[i] ?? null]),
-        ];
-      },
+    host.provideExport('slots', () => last, (frame) => {
+      return [
+        ['q', 'h', 'slot', 'key', 'value', 'score', 'weight'],
+        ...KEYS.map((k, i) => [frame.q, frame.h, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.weights[i] ?? null]),
+      ];
     });
     host.provideExport({
       name: 'output',

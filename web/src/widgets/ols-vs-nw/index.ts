@@ -1,7 +1,6 @@
 /// Section 12.1 against 12.2: signed OLS hat weights next to convex Nadaraya–Watson weights on
 /// the keys −2…2, and the witness targets whose OLS prediction leaves the observed range.
 import { barPoints, barValueLabels, chartCanvas, createChart, scheduleFrame, weightTick, type Chart } from '../../charts';
-import { palette } from '../../theme/theme';
 import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../ui/controls';
 import { fixed, pending, pythonFloat, tuple } from '../../ui/format';
 import { call } from '../../engine';
@@ -54,7 +53,6 @@ export default defineWidget({
     const ols = host.own(weightChart(olsBox.canvas, 'OLS λ(q): signed'));
     const nw = host.own(weightChart(nwBox.canvas, 'Nadaraya–Watson α(q): convex'));
     const strip = new RangeStrip();
-    let colors = palette();
     let last: { olsWeights: Float64Array; nwWeights: Float64Array } | null = null;
     host.provideExport({
       name: 'weights',
@@ -86,13 +84,13 @@ export default defineWidget({
         const dataset = ols.data.datasets[0];
         if (!dataset) return;
         dataset.data = barPoints(olsWeights);
-        dataset.backgroundColor = Array.from(olsWeights, (w) => (w < 0 ? colors.orange : colors.navy));
+        dataset.backgroundColor = Array.from(olsWeights, (w) => (w < 0 ? host.colors.orange : host.colors.navy));
       });
       scheduleFrame(nw, () => {
         const dataset = nw.data.datasets[0];
         if (!dataset) return;
         dataset.data = barPoints(nwWeights);
-        dataset.backgroundColor = colors.brown;
+        dataset.backgroundColor = host.colors.brown;
       });
     }
 
@@ -134,8 +132,7 @@ export default defineWidget({
       },
     });
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       if (last) paintBars(last.olsWeights, last.nwWeights);
     });
   },

@@ -2,7 +2,6 @@
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks,
 /// optionally each with its exact pointwise ±2 standard-deviation band at the laboratory's noise.
 import { chartCanvas, scheduleFrame, setDatasets } from '../../charts';
-import { palette } from '../../theme/theme';
 import { button, controlRow, dataTable, slider } from '../../ui/controls';
 import { fixed, significant } from '../../ui/format';
 import { call, keeping } from '../../engine';
@@ -39,7 +38,6 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let lab: ChapterSample | null = null;
     /// The laboratory's noise σ, fetched the first time the band is shown.
     let noise: number | null = null;
@@ -49,23 +47,18 @@ export default defineWidget({
     /// What each curve was last asked for: a curve is asked again only when its bandwidth changed,
     /// or when the band is shown and its sd is not yet asked for.
     let asked: ({ h: number; band: boolean } | undefined)[] = [];
-    host.provideExport({
-      name: 'predictions',
-      csv: () => {
-        const current = lab;
-        if (!current) return [];
-        const { bandwidths, band } = host.state;
-        const header = ['query', 'truth', ...bandwidths.map((h) => `prediction h=${h}`), ...(band ? bandwidths.map((h) => `sd h=${h}`) : [])];
-        return [
-          header,
-          ...Array.from(current.dense, (q, j) => [
-            q,
-            current.truth[j] ?? null,
-            ...curves.map((curve) => curve?.[j] ?? null),
-            ...(band ? bandwidths.map((_, i) => deviations[i]?.[j] ?? null) : []),
-          ]),
-        ];
-      },
+    host.provideExport('predictions', () => lab, (current) => {
+      const { bandwidths, band } = host.state;
+      const header = ['query', 'truth', ...bandwidths.map((h) => `prediction h=${h}`), ...(band ? bandwidths.map((h) => `sd h=${h}`) : [])];
+      return [
+        header,
+        ...Array.from(current.dense, (q, j) => [
+          q,
+          current.truth[j] ?? null,
+          ...curves.map((curve) => curve?.[j] ?? null),
+          ...(band ? bandwidths.map((_, i) => deviations[i]?.[j] ?? null) : []),
+        ]),
+      ];
     });
 
     const { box, canvas } = chartCanvas(
@@ -94,7 +87,7 @@ export default defineWidget({
     }
 
     function curveColor(i: number): string {
-      return colors.series[i % colors.series.length] ?? colors.orange;
+      return host.colors.series[i % host.colors.series.length] ?? host.colors.orange;
     }
 
     function paint(): void {
@@ -103,7 +96,7 @@ export default defineWidget({
       const { bandwidths, band } = host.state;
       scheduleFrame(chart, () => {
         setDatasets(chart, [
-          ...sampleDatasets(colors, current, 'one noisy sample'),
+          ...sampleDatasets(host.colors, current, 'one noisy sample'),
           ...bandwidths.map((h, i) => predictionCurve(`h=${fixed(h, 2)}`, curveColor(i), current.dense, curves[i] ?? new Float64Array(0), 1.8)),
           ...(band ? bandwidths.flatMap((h, i) => bandEdges(current.dense, curves[i], deviations[i], curveColor(i), `h=${fixed(h, 2)} ±2 sd`, 0.8)) : []),
         ]);
@@ -227,8 +220,7 @@ export default defineWidget({
       for (const curve of curveComputations) curve.refresh();
     }
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       buildSliders();
       paint();
     });

@@ -74,22 +74,17 @@ export default defineWidget({
       name: 'standardized attention matrix',
       csv: () => (last ? mapCsv(last, last.standardizedKeys, last.standardizedQueries, last.standardizedWeights) : []),
     });
-    host.provideExport({
-      name: 'predictions',
-      csv: () => {
-        const result = last;
-        if (!result) return [];
-        return [
-          ['query x1', 'query x2', 'truth', 'raw prediction', 'standardized prediction'],
-          ...Array.from(result.truthAtQueries, (truth, r) => [
-            result.rawQueries[r * FEATURES] ?? null,
-            result.rawQueries[r * FEATURES + 1] ?? null,
-            truth,
-            result.rawPredictions[r] ?? null,
-            result.standardizedPredictions[r] ?? null,
-          ]),
-        ];
-      },
+    host.provideExport('predictions', () => last, (result) => {
+      return [
+        ['query x1', 'query x2', 'truth', 'raw prediction', 'standardized prediction'],
+        ...Array.from(result.truthAtQueries, (truth, r) => [
+          result.rawQueries[r * FEATURES] ?? null,
+          result.rawQueries[r * FEATURES + 1] ?? null,
+          truth,
+          result.rawPredictions[r] ?? null,
+          result.standardizedPredictions[r] ?? null,
+        ]),
+      ];
     });
 
     const heatmapOptions = (when: string) => ({

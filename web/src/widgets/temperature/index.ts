@@ -1,7 +1,7 @@
 /// Section 12.3: bandwidth is temperature. The kernel weights equal softmax(s/τ) of the unscaled
 /// scores s = −‖q − k‖² with τ = 2h²; driving h toward 0⁺ or ∞ approaches the two limits.
 import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart } from '../../charts';
-import { palette, withAlpha } from '../../theme/theme';
+import { withAlpha } from '../../theme/theme';
 import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } from '../../ui/controls';
 import { fixed, precise } from '../../ui/format';
 import { call, resultOf } from '../../engine';
@@ -40,16 +40,10 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let last: Frame | null = null;
-    host.provideExport({
-      name: 'weights',
-      csv: () => {
-        const frame = last;
-        if (!frame) return [];
-        const rows = frame.keys.map((_, i) => [i + 1, frame.kernel[i] ?? null, frame.softmax[i] ?? null, frame.nearest[i] ?? null, frame.uniform[i] ?? null]);
-        return [['key', 'kernel weight', 'softmax weight', 'nearest-key limit', 'uniform limit'], ...rows];
-      },
+    host.provideExport('weights', () => last, (frame) => {
+      const rows = frame.keys.map((_, i) => [i + 1, frame.kernel[i] ?? null, frame.softmax[i] ?? null, frame.nearest[i] ?? null, frame.uniform[i] ?? null]);
+      return [['key', 'kernel weight', 'softmax weight', 'nearest-key limit', 'uniform limit'], ...rows];
     });
     /// The drive's next animation frame (0: no drive); the host stops it when the figure goes.
     let drive = 0;
@@ -117,20 +111,20 @@ export default defineWidget({
       scheduleFrame(chart, () => {
         chart.data.labels = frame.keys.map((k, i) => `k${i + 1} = ${fixed(k, 2)}`);
         setDatasets(chart, [
-          { label: 'kernel weights α', data: barPoints(frame.kernel), backgroundColor: colors.brown },
-          { label: 'softmax(s/τ)', data: barPoints(frame.softmax), backgroundColor: colors.orange },
+          { label: 'kernel weights α', data: barPoints(frame.kernel), backgroundColor: host.colors.brown },
+          { label: 'softmax(s/τ)', data: barPoints(frame.softmax), backgroundColor: host.colors.orange },
           {
             label: 'h → 0⁺ limit',
             data: barPoints(frame.nearest),
-            backgroundColor: withAlpha(colors.navy, 0.15),
-            borderColor: colors.navy,
+            backgroundColor: withAlpha(host.colors.navy, 0.15),
+            borderColor: host.colors.navy,
             borderWidth: 1.5,
           },
           {
             label: 'h → ∞ limit (1/n)',
             data: barPoints(frame.uniform),
-            backgroundColor: withAlpha(colors.grey, 0.25),
-            borderColor: colors.grey,
+            backgroundColor: withAlpha(host.colors.grey, 0.25),
+            borderColor: host.colors.grey,
             borderWidth: 1.5,
           },
         ]);
@@ -216,8 +210,7 @@ export default defineWidget({
       drive = requestAnimationFrame(step);
     }
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       if (last) paint(last);
     });
   },

@@ -3,7 +3,7 @@
 /// the core's bandwidth check.
 import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart } from '../../charts';
 import { call } from '../../engine';
-import { palette, withAlpha } from '../../theme/theme';
+import { withAlpha } from '../../theme/theme';
 import { button, controlRow, dataTable, slider } from '../../ui/controls';
 import { fixed, pending, precise, tuple } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
@@ -36,7 +36,6 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let history: Step[] = [];
     let limit: Float64Array | null = null;
     /// The bandwidth asked for (it may lie outside the state's range: h = 0 is asked to be refused)
@@ -111,12 +110,12 @@ export default defineWidget({
       if (!step) return;
       scheduleFrame(chart, () => {
         setDatasets(chart, [
-          { label: `weights at h = ${precise(step.h, 3)}`, data: barPoints(step.weights), backgroundColor: colors.brown },
+          { label: `weights at h = ${precise(step.h, 3)}`, data: barPoints(step.weights), backgroundColor: host.colors.brown },
           {
             label: 'h → 0⁺ limit',
             data: barPoints(limit ?? new Float64Array(KEYS.length)),
-            backgroundColor: withAlpha(colors.navy, 0.15),
-            borderColor: colors.navy,
+            backgroundColor: withAlpha(host.colors.navy, 0.15),
+            borderColor: host.colors.navy,
             borderWidth: 1.5,
           },
         ]);
@@ -194,8 +193,7 @@ export default defineWidget({
       },
     });
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       paint();
     });
   },

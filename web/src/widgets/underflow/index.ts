@@ -83,7 +83,6 @@ export default defineWidget({
   prose,
 
   mount(host) {
-    let colors = palette();
     let keys: Float64Array | null = null;
     let far: UnderflowReport | null = null;
     let farQueryUsed = host.state.q;
@@ -130,9 +129,9 @@ export default defineWidget({
     const naiveBox = chartCanvas('Naive weights: the directly exponentiated kernels divided by their sum, one bar per key (none when the weights are NaN)');
     const stableBox = chartCanvas('Stable weights: softmax of the log-kernel scores, one bar per key');
     const naiveChart = host.own(
-      weightChart(naiveBox.canvas, colors.grey, [emptyNote(() => (far && !far.naiveAllFinite ? '0 ÷ 0 = NaN' : null))]),
+      weightChart(naiveBox.canvas, host.colors.grey, [emptyNote(() => (far && !far.naiveAllFinite ? '0 ÷ 0 = NaN' : null))]),
     );
-    const stableChart = host.own(weightChart(stableBox.canvas, colors.orange));
+    const stableChart = host.own(weightChart(stableBox.canvas, host.colors.orange));
 
     const naivePanel = panel(
       'Naive: exponentiate, then normalise',
@@ -212,8 +211,8 @@ export default defineWidget({
       setText(stableSum, fixed(report.stableSum, 1));
       setText(nearestKey, fixed(at[report.nearestIndex] ?? Number.NaN, 4));
       const labels = Array.from(at, (k) => fixed(k, 2));
-      paintBars(naiveChart, labels, report.naiveWeights, colors.grey);
-      paintBars(stableChart, labels, report.stableWeights, colors.orange);
+      paintBars(naiveChart, labels, report.naiveWeights, host.colors.grey);
+      paintBars(stableChart, labels, report.stableWeights, host.colors.orange);
       const order = Array.from(report.logScores.keys())
         .sort((a, b) => (report.logScores[b] ?? 0) - (report.logScores[a] ?? 0))
         .slice(0, LISTED_KEYS);
@@ -280,8 +279,7 @@ export default defineWidget({
       }
     }
 
-    host.onTheme((next) => {
-      colors = next;
+    host.onTheme(() => {
       if (far && keys) drawFar(far, keys);
     });
   },
