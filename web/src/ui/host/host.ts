@@ -133,7 +133,7 @@ export function mountWidget<S extends Schema>(
     // Once per figure, for the author reading the console rather than the page.
     console.warn(`Kernel Lens (${definition.name}): ${message}`);
   }
-  const mounted = definition.mount(host, host.state);
+  const mounted = definition.mount(host);
   host.start();
   let removeRestartNote = (): void => undefined;
   const stopRestartNotes = host.bridge.onRestart((reason) => {

@@ -159,10 +159,14 @@ export interface WidgetDefinition<S extends Schema = Schema> {
   math?: boolean;
   /// Builds the figure in `host.root`, declares its computations and owns its charts. The state is
   /// `host.state`.
-  mount(host: WidgetHost<S>, state: StateOf<S>): MountedWidget | void;
+  mount(host: WidgetHost<S>): MountedWidget | void;
 }
 
-/// Identity helper that keeps the schema's types for `mount`.
-export function defineWidget<S extends Schema>(definition: WidgetDefinition<S>): WidgetDefinition<S> {
-  return definition;
+/// A widget from its description (name, meta, params, prose) and its `mount`, with the schema's
+/// types kept for `mount`.
+export function defineWidget<S extends Schema>(
+  definition: Omit<WidgetDefinition<S>, 'mount'>,
+  mount: WidgetDefinition<S>['mount'],
+): WidgetDefinition<S> {
+  return { ...definition, mount };
 }

@@ -34,192 +34,185 @@ const PRESETS = [
 ] as const;
 const COUNT_SPEC = { min: 2, max: MAX_SIZE, scale: 'log' } as const;
 
-export default defineWidget({
-  name: 'attention-map',
-  ...meta,
-  params,
-  prose,
+export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (host) => {
+  /// The data as the core loaded it (its trace still to come), and the dataset the map uses.
+  let loaded: Omit<Dataset, 'trace'> | null = null;
+  let dataset: Dataset | null = null;
+  let last: MapFrame | null = null;
+  host.provideExport({
+    name: 'attention matrix',
+    // The figure holds only the image: the whole matrix is computed again for the download.
+    csv: async () => {
+      const map = last;
+      if (!map) return [];
+      const { queries, keys, values } = map.data;
+      const [{ weights }] = await host.run([call('attention', queries, keys, values, 1, 1, map.h)] as const);
+      const n = keys.length;
+      const rows = Array.from(queries, (q, r) => [q, ...weights.subarray(r * n, (r + 1) * n)]);
+      return [['query (row) / key (column)', ...keys], ...rows];
+    },
+  });
+  host.provideExport({
+    name: 'predictions',
+    csv: () => (last ? [['query', 'prediction'], ...Array.from(last.data.queries, (q, r) => [q, last?.outputs[r] ?? null])] : []),
+  });
 
-  mount(host) {
-    /// The data as the core loaded it (its trace still to come), and the dataset the map uses.
-    let loaded: Omit<Dataset, 'trace'> | null = null;
-    let dataset: Dataset | null = null;
-    let last: MapFrame | null = null;
-    host.provideExport({
-      name: 'attention matrix',
-      // The figure holds only the image: the whole matrix is computed again for the download.
-      csv: async () => {
-        const map = last;
-        if (!map) return [];
-        const { queries, keys, values } = map.data;
-        const [{ weights }] = await host.run([call('attention', queries, keys, values, 1, 1, map.h)] as const);
-        const n = keys.length;
-        const rows = Array.from(queries, (q, r) => [q, ...weights.subarray(r * n, (r + 1) * n)]);
-        return [['query (row) / key (column)', ...keys], ...rows];
-      },
-    });
-    host.provideExport({
-      name: 'predictions',
-      csv: () => (last ? [['query', 'prediction'], ...Array.from(last.data.queries, (q, r) => [q, last?.outputs[r] ?? null])] : []),
-    });
+  const map = mapView(host.state);
+  const heatmap = host.own(map.heatmap);
+  const row = rowView(host.colors);
+  host.own(row.chart);
 
-    const map = mapView(host.state);
-    const heatmap = host.own(map.heatmap);
-    const row = rowView(host.colors);
-    host.own(row.chart);
+  const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => change({ h }));
+  const typed = typedNumber({ label: 'bandwidth h, typed value', caption: 'type h', value: host.state.h, onChange: (h) => change({ h }) });
+  const countSlider = (label: string, value: number, onInput: (count: number) => void) =>
+    slider({ label, spec: COUNT_SPEC, value, format: (x) => String(x), onInput: (x) => onInput(Math.round(x)) });
+  const queryCount = countSlider('number of queries m', host.state.queries, (queries) => change({ queries }));
+  const keyCount = countSlider('number of keys n', host.state.keys, (keys) => change({ keys }));
+  const rowSlider = slider({
+    label: 'highlighted query row',
+    spec: { min: 0, max: host.state.queries - 1, scale: 'linear', step: 1 },
+    value: host.state.row,
+    format: (r) => String(r),
+    onInput: (r) => selectRow(r),
+  });
+  const logToggle = button('Log colour scale', () => change({ scale: host.state.scale === 'log' ? 'linear' : 'log' }));
+  const presets = PRESETS.map((preset) =>
+    button(preset.label, () => {
+      queryCount.set(preset.queries);
+      keyCount.set(preset.keys);
+      change({ queries: preset.queries, keys: preset.keys });
+    }),
+  );
 
-    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => change({ h }));
-    const typed = typedNumber({ label: 'bandwidth h, typed value', caption: 'type h', value: host.state.h, onChange: (h) => change({ h }) });
-    const countSlider = (label: string, value: number, onInput: (count: number) => void) =>
-      slider({ label, spec: COUNT_SPEC, value, format: (x) => String(x), onInput: (x) => onInput(Math.round(x)) });
-    const queryCount = countSlider('number of queries m', host.state.queries, (queries) => change({ queries }));
-    const keyCount = countSlider('number of keys n', host.state.keys, (keys) => change({ keys }));
-    const rowSlider = slider({
-      label: 'highlighted query row',
-      spec: { min: 0, max: host.state.queries - 1, scale: 'linear', step: 1 },
-      value: host.state.row,
-      format: (r) => String(r),
-      onInput: (r) => selectRow(r),
-    });
-    const logToggle = button('Log colour scale', () => change({ scale: host.state.scale === 'log' ? 'linear' : 'log' }));
-    const presets = PRESETS.map((preset) =>
-      button(preset.label, () => {
-        queryCount.set(preset.queries);
-        keyCount.set(preset.keys);
-        change({ queries: preset.queries, keys: preset.keys });
-      }),
-    );
+  const layout = document.createElement('div');
+  layout.className = 'kl-map';
+  layout.append(map.element, row.element);
+  host.root.append(
+    layout,
+    controlRow(bandwidth.element, typed.element),
+    controlRow(rowSlider.element, logToggle),
+    controlRow(queryCount.element, keyCount.element),
+    controlRow(...presets),
+  );
 
-    const layout = document.createElement('div');
-    layout.className = 'kl-map';
-    layout.append(map.element, row.element);
-    host.root.append(
-      layout,
-      controlRow(bandwidth.element, typed.element),
-      controlRow(rowSlider.element, logToggle),
-      controlRow(queryCount.element, keyCount.element),
-      controlRow(...presets),
-    );
+  /// The highlighted row: its outline on the map, its weights as bars and in the table.
+  function drawRow(frame: MapFrame): void {
+    heatmap.highlight(frame.row);
+    row.draw(frame, host.colors);
+  }
 
-    /// The highlighted row: its outline on the map, its weights as bars and in the table.
-    function drawRow(frame: MapFrame): void {
-      heatmap.highlight(frame.row);
-      row.draw(frame, host.colors);
-    }
+  /// The data at the state's size: loaded once per size, then its k = q trace.
+  host.compute({
+    key: 'dataset',
+    reads: ['queries', 'keys'],
+    ask: (state) => (dataset?.size === sizeOf(state) ? null : [call('chapterDataset', { queries: state.queries, keys: state.keys })] as const),
+    draw([{ keys, queries, observedValues }], state) {
+      loaded = { size: sizeOf(state), queries, keys, values: observedValues };
+      trace.refresh();
+    },
+  });
+  const trace = host.compute({
+    key: 'trace',
+    reads: ['queries', 'keys'],
+    ask: (state) => (loaded && loaded.size === sizeOf(state) && dataset?.size !== loaded.size ? [call('sortedKeyPosition', loaded.queries, loaded.keys)] as const : null),
+    draw([positions], state) {
+      if (!loaded || loaded.size !== sizeOf(state)) return;
+      dataset = { ...loaded, trace: positions };
+      attention.refresh();
+    },
+  });
 
-    /// The data at the state's size: loaded once per size, then its k = q trace.
-    host.compute({
-      key: 'dataset',
-      reads: ['queries', 'keys'],
-      ask: (state) => (dataset?.size === sizeOf(state) ? null : [call('chapterDataset', { queries: state.queries, keys: state.keys })] as const),
-      draw([{ keys, queries, observedValues }], state) {
-        loaded = { size: sizeOf(state), queries, keys, values: observedValues };
-        trace.refresh();
-      },
-    });
-    const trace = host.compute({
-      key: 'trace',
-      reads: ['queries', 'keys'],
-      ask: (state) => (loaded && loaded.size === sizeOf(state) && dataset?.size !== loaded.size ? [call('sortedKeyPosition', loaded.queries, loaded.keys)] as const : null),
-      draw([positions], state) {
-        if (!loaded || loaded.size !== sizeOf(state)) return;
-        dataset = { ...loaded, trace: positions };
-        attention.refresh();
-      },
-    });
+  /// The map at the state's bandwidth and colour scale, with its highlighted row's weights.
+  const attention = host.compute({
+    key: 'map',
+    reads: ['h', 'queries', 'keys', 'scale'],
+    // Two maps in flight: at 2048 x 2048 each takes the worker tens of milliseconds, and with one
+    // the worker would idle while each answer reaches the page and the next request comes back.
+    depth: 2,
+    ask(state) {
+      const data = dataset;
+      if (!data || data.size !== sizeOf(state)) return null;
+      const m = data.queries.length;
+      const view = { scale: state.scale, row: Math.min(state.row, m - 1), ...map.imageSize(m, data.keys.length), palette: heatmap.paletteBytes() };
+      return [call('attentionMap', data.queries, data.keys, data.values, 1, 1, state.h, view)] as const;
+    },
+    draw([result], state) {
+      const data = dataset;
+      if (!data || data.size !== sizeOf(state)) return;
+      const image = { pixels: result.image, width: result.width, height: result.height, range: { low: result.low, high: result.high, zeros: result.zeros } };
+      last = {
+        data,
+        h: state.h,
+        scale: state.scale,
+        image,
+        outputs: result.outputs,
+        rowSumError: result.maxRowSumError,
+        row: Math.min(state.row, data.queries.length - 1),
+        rowWeights: result.rowWeights,
+      };
+      map.draw(last);
+      drawRow(last);
+    },
+    refused(error, state) {
+      // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
+      const text = typed.input.value.trim();
+      if (Number.isNaN(state.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`, 'map');
+      else host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'map');
+    },
+  });
 
-    /// The map at the state's bandwidth and colour scale, with its highlighted row's weights.
-    const attention = host.compute({
-      key: 'map',
-      reads: ['h', 'queries', 'keys', 'scale'],
-      // Two maps in flight: at 2048 x 2048 each takes the worker tens of milliseconds, and with one
-      // the worker would idle while each answer reaches the page and the next request comes back.
-      depth: 2,
-      ask(state) {
-        const data = dataset;
-        if (!data || data.size !== sizeOf(state)) return null;
-        const m = data.queries.length;
-        const view = { scale: state.scale, row: Math.min(state.row, m - 1), ...map.imageSize(m, data.keys.length), palette: heatmap.paletteBytes() };
-        return [call('attentionMap', data.queries, data.keys, data.values, 1, 1, state.h, view)] as const;
-      },
-      draw([result], state) {
-        const data = dataset;
-        if (!data || data.size !== sizeOf(state)) return;
-        const image = { pixels: result.image, width: result.width, height: result.height, range: { low: result.low, high: result.high, zeros: result.zeros } };
-        last = {
-          data,
-          h: state.h,
-          scale: state.scale,
-          image,
-          outputs: result.outputs,
-          rowSumError: result.maxRowSumError,
-          row: Math.min(state.row, data.queries.length - 1),
-          rowWeights: result.rowWeights,
-        };
-        map.draw(last);
-        drawRow(last);
-      },
-      refused(error, state) {
-        // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
-        const text = typed.input.value.trim();
-        if (Number.isNaN(state.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`, 'map');
-        else host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'map');
-      },
-    });
-
-    /// A newly highlighted row of the drawn map: its weights alone (one query against the keys).
-    const rowAskedOf = new WeakMap<MapState, MapFrame>();
-    host.compute({
-      key: 'row',
-      reads: ['row'],
-      ask(state) {
-        const frame = last;
-        if (!frame || frame.data.size !== sizeOf(state) || frame.row === state.row) return null;
-        rowAskedOf.set(state, frame);
-        const query = frame.data.queries.subarray(state.row, state.row + 1);
-        return [call('attention', query, frame.data.keys, frame.data.values, 1, 1, frame.h)] as const;
-      },
-      draw([{ weights }], state) {
-        const frame = last;
-        if (!frame || rowAskedOf.get(state) !== frame || host.state.row !== state.row) return;
-        last = { ...frame, row: state.row, rowWeights: weights };
-        drawRow(last);
-      },
-    });
-
-    function selectRow(r: number): void {
-      const rows = last?.data.queries.length ?? host.state.queries;
-      const clamped = Math.min(Math.max(Math.round(r), 0), rows - 1);
-      if (clamped === host.state.row) return;
-      host.update({ row: clamped });
-      rowSlider.set(clamped);
-    }
-
-    /// Sets parameters from a control and shows them on the others.
-    function change(partial: Partial<MapState>): void {
-      const queries = partial.queries ?? host.state.queries;
-      host.update({ ...partial, row: Math.min(partial.row ?? host.state.row, queries - 1) });
-      if (partial.h !== undefined && Number.isFinite(partial.h)) {
-        if (partial.h > 0) bandwidth.set(partial.h);
-        typed.set(partial.h);
-      }
-      rowSlider.input.max = String(queries - 1);
-      rowSlider.set(host.state.row);
-      logToggle.setAttribute('aria-pressed', String(host.state.scale === 'log'));
-    }
-
-    followPointer(host, heatmap, selectRow);
-    // The core colours the map: a new theme's grey for exact zeros is a new request.
-    host.onTheme(() => {
-      if (last) attention.refresh();
-    });
-    // A plot laid out larger (or smaller) than the image it shows asks for an image of its size.
-    heatmap.onResize = () => {
+  /// A newly highlighted row of the drawn map: its weights alone (one query against the keys).
+  const rowAskedOf = new WeakMap<MapState, MapFrame>();
+  host.compute({
+    key: 'row',
+    reads: ['row'],
+    ask(state) {
       const frame = last;
-      if (!frame) return;
-      const size = map.imageSize(frame.data.queries.length, frame.data.keys.length);
-      if (size.width !== frame.image.width || size.height !== frame.image.height) attention.refresh();
-    };
+      if (!frame || frame.data.size !== sizeOf(state) || frame.row === state.row) return null;
+      rowAskedOf.set(state, frame);
+      const query = frame.data.queries.subarray(state.row, state.row + 1);
+      return [call('attention', query, frame.data.keys, frame.data.values, 1, 1, frame.h)] as const;
+    },
+    draw([{ weights }], state) {
+      const frame = last;
+      if (!frame || rowAskedOf.get(state) !== frame || host.state.row !== state.row) return;
+      last = { ...frame, row: state.row, rowWeights: weights };
+      drawRow(last);
+    },
+  });
+
+  function selectRow(r: number): void {
+    const rows = last?.data.queries.length ?? host.state.queries;
+    const clamped = Math.min(Math.max(Math.round(r), 0), rows - 1);
+    if (clamped === host.state.row) return;
+    host.update({ row: clamped });
+    rowSlider.set(clamped);
+  }
+
+  /// Sets parameters from a control and shows them on the others.
+  function change(partial: Partial<MapState>): void {
+    const queries = partial.queries ?? host.state.queries;
+    host.update({ ...partial, row: Math.min(partial.row ?? host.state.row, queries - 1) });
+    if (partial.h !== undefined && Number.isFinite(partial.h)) {
+      if (partial.h > 0) bandwidth.set(partial.h);
+      typed.set(partial.h);
+    }
+    rowSlider.input.max = String(queries - 1);
+    rowSlider.set(host.state.row);
     logToggle.setAttribute('aria-pressed', String(host.state.scale === 'log'));
-  },
+  }
+
+  followPointer(host, heatmap, selectRow);
+  // The core colours the map: a new theme's grey for exact zeros is a new request.
+  host.onTheme(() => {
+    if (last) attention.refresh();
+  });
+  // A plot laid out larger (or smaller) than the image it shows asks for an image of its size.
+  heatmap.onResize = () => {
+    const frame = last;
+    if (!frame) return;
+    const size = map.imageSize(frame.data.queries.length, frame.data.keys.length);
+    if (size.width !== frame.image.width || size.height !== frame.image.height) attention.refresh();
+  };
+  logToggle.setAttribute('aria-pressed', String(host.state.scale === 'log'));
 });

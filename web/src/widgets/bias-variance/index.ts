@@ -22,154 +22,147 @@ const riskCsv = (rows: readonly RiskRow[]) => [
   ...rows.map((row) => [row.bandwidth, row.tau, row.bias2, row.variance, row.mse]),
 ];
 
-export default defineWidget({
-  name: 'bias-variance',
-  ...meta,
-  params,
-  prose,
+export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (host) => {
+  const view = new AuditView();
+  host.own(view.chart);
+  let frame: AuditFrame = {
+    rows: [],
+    exact: [],
+    minimum: null,
+    marker: host.state.h,
+    xRange: plotRange(host.state.bandwidths),
+    yMax: 0.35,
+  };
+  const redraw = (next: Partial<AuditFrame>): void => {
+    frame = { ...frame, ...next };
+    view.draw(frame);
+  };
+  host.provideExport({ name: 'bias-variance table', csv: () => (frame.rows.length ? riskCsv(frame.rows) : []) });
+  host.provideExport({ name: 'exact risk', csv: () => (frame.exact.length ? riskCsv(frame.exact) : []) });
 
-  mount(host) {
-    const view = new AuditView();
-    host.own(view.chart);
-    let frame: AuditFrame = {
-      rows: [],
-      exact: [],
-      minimum: null,
-      marker: host.state.h,
-      xRange: plotRange(host.state.bandwidths),
-      yMax: 0.35,
-    };
-    const redraw = (next: Partial<AuditFrame>): void => {
-      frame = { ...frame, ...next };
-      view.draw(frame);
-    };
-    host.provideExport({ name: 'bias-variance table', csv: () => (frame.rows.length ? riskCsv(frame.rows) : []) });
-    host.provideExport({ name: 'exact risk', csv: () => (frame.exact.length ? riskCsv(frame.exact) : []) });
+  const table = auditTable();
+  const markerTable = markerReadout(host.state.h);
 
-    const table = auditTable();
-    const markerTable = markerReadout(host.state.h);
-
-    /// The Monte Carlo audit: one bandwidth per step, in the worker; Cancel stops the step there.
-    /// A cancelled or refused audit keeps its finished rows.
-    const audit = host.job({
-      name: 'Monte Carlo audit',
-      runLabel: 'Run the audit',
-      statusTestId: 'audit-status',
-      async work({ step, progress, signal }) {
-        const settings = settingsOf(host.state);
-        const bandwidths = [...settings.bandwidths];
-        const worlds = settings.worlds.toLocaleString('en-US');
-        const status = (done: number): string => `${done} of ${bandwidths.length} bandwidths, ${worlds} worlds each`;
-        const range = plotRange(bandwidths);
-        const rows: RiskRow[] = [];
-        progress(0, bandwidths.length, status(0));
-        table.say('grid minimum: computing…');
-        table.render(rows, null, bandwidths);
-        signal.addEventListener('abort', () => {
-          table.render(rows, null);
-          table.say('grid minimum: not computed (the audit was cancelled)');
-        });
-        try {
-          for (const [i, h] of bandwidths.entries()) {
-            const [chunk] = await step([call('biasVarianceSweep', labConfig(settings, [h]))] as const);
-            const row = chunk[0];
-            if (row) rows.push(row);
-            progress(rows.length, bandwidths.length, status(rows.length));
-            table.render(rows, null, bandwidths.slice(i + 1));
-            redraw({ rows: [...rows], minimum: null, xRange: range, yMax: yTop(rows, frame.exact, Math.max(...bandwidths)) });
-          }
-          const [minimum] = await step([call('gridMinimum', rows.map((r) => r.bandwidth), rows.map((r) => r.mse))] as const);
-          table.render(rows, minimum.index);
-          table.say(`grid minimum: h=${bandwidthText(minimum.bandwidth)}, MSE=${fixed(minimum.risk, 4)}`);
-          redraw({ minimum: minimum.bandwidth });
-          return `done: ${bandwidths.length} bandwidths × ${worlds} worlds`;
-        } catch (error) {
-          if (!signal.aborted) {
-            table.render(rows, null);
-            table.say('');
-          }
-          throw error;
+  /// The Monte Carlo audit: one bandwidth per step, in the worker; Cancel stops the step there.
+  /// A cancelled or refused audit keeps its finished rows.
+  const audit = host.job({
+    name: 'Monte Carlo audit',
+    runLabel: 'Run the audit',
+    statusTestId: 'audit-status',
+    async work({ step, progress, signal }) {
+      const settings = settingsOf(host.state);
+      const bandwidths = [...settings.bandwidths];
+      const worlds = settings.worlds.toLocaleString('en-US');
+      const status = (done: number): string => `${done} of ${bandwidths.length} bandwidths, ${worlds} worlds each`;
+      const range = plotRange(bandwidths);
+      const rows: RiskRow[] = [];
+      progress(0, bandwidths.length, status(0));
+      table.say('grid minimum: computing…');
+      table.render(rows, null, bandwidths);
+      signal.addEventListener('abort', () => {
+        table.render(rows, null);
+        table.say('grid minimum: not computed (the audit was cancelled)');
+      });
+      try {
+        for (const [i, h] of bandwidths.entries()) {
+          const [chunk] = await step([call('biasVarianceSweep', labConfig(settings, [h]))] as const);
+          const row = chunk[0];
+          if (row) rows.push(row);
+          progress(rows.length, bandwidths.length, status(rows.length));
+          table.render(rows, null, bandwidths.slice(i + 1));
+          redraw({ rows: [...rows], minimum: null, xRange: range, yMax: yTop(rows, frame.exact, Math.max(...bandwidths)) });
         }
-      },
-      cancelled: (done, total) => `cancelled after ${done} of ${total} bandwidths; the table keeps the finished rows`,
-      stopped: (done, total) => `stopped after ${done} of ${total} bandwidths`,
-    });
+        const [minimum] = await step([call('gridMinimum', rows.map((r) => r.bandwidth), rows.map((r) => r.mse))] as const);
+        table.render(rows, minimum.index);
+        table.say(`grid minimum: h=${bandwidthText(minimum.bandwidth)}, MSE=${fixed(minimum.risk, 4)}`);
+        redraw({ minimum: minimum.bandwidth });
+        return `done: ${bandwidths.length} bandwidths × ${worlds} worlds`;
+      } catch (error) {
+        if (!signal.aborted) {
+          table.render(rows, null);
+          table.say('');
+        }
+        throw error;
+      }
+    },
+    cancelled: (done, total) => `cancelled after ${done} of ${total} bandwidths; the table keeps the finished rows`,
+    stopped: (done, total) => `stopped after ${done} of ${total} bandwidths`,
+  });
 
-    // ---- settings ----
-    const settingsChanged = (partial: Partial<Settings>): void => {
-      host.clearError('field');
-      host.update(partial);
-      audit.start();
-    };
-    const make = settingsFields(params, () => host.state, settingsChanged, (message) => host.showError(message, 'field'));
-    const worlds = make('worlds', 7);
-    const noise = make('noise', 5);
-    const keySeed = make('keySeed', 9);
-    const worldSeed = make('monteCarloSeed', 9);
-    const grid = make('bandwidths', 30);
-    const resetButton = button("Chapter's settings", () => {
-      worlds.set(CHAPTER_SETTINGS.worlds);
-      noise.set(CHAPTER_SETTINGS.noise);
-      keySeed.set(CHAPTER_SETTINGS.keySeed);
-      worldSeed.set(CHAPTER_SETTINGS.monteCarloSeed);
-      grid.set(CHAPTER_SETTINGS.bandwidths);
-      settingsChanged({ ...CHAPTER_SETTINGS, bandwidths: [...CHAPTER_SETTINGS.bandwidths] });
-    });
-
-    // ---- marker ----
-    const marker = slider({
-      label: 'marker bandwidth h',
-      caption: 'marker h',
-      spec: params.h,
-      value: host.state.h,
-      format: (h) => precise(h, 3),
-      onInput: (h) => moveMarker(h),
-    });
-    function moveMarker(h: number): void {
-      host.update({ h });
-      marker.set(h);
-    }
-    dragMarker(host, view.chart, moveMarker);
-
-    host.root.append(
-      view.box,
-      controlRow(marker.element),
-      markerTable.heading,
-      markerTable.element,
-      audit.element,
-      table.element,
-      controlRow(worlds.element, noise.element, keySeed.element, worldSeed.element),
-      controlRow(grid.element, resetButton),
-    );
-
-    /// Both decompositions at the marker: measured over the worlds, and exact.
-    host.compute({
-      key: 'marker',
-      ask: (state) => {
-        const settings = settingsOf(state);
-        return [call('biasVarianceSweep', labConfig(settings, [state.h])), call('exactRisk', labConfig(settings, [state.h]))] as const;
-      },
-      draw([[measured], [exact]]) {
-        if (!measured || !exact) return;
-        markerTable.show(measured, exact);
-        redraw({ marker: measured.bandwidth });
-      },
-    });
-
-    /// The exact curves over the plotted range.
-    host.compute({
-      key: 'exact',
-      reads: SETTINGS,
-      ask: (state) => {
-        const settings = settingsOf(state);
-        return [call('exactRisk', labConfig(settings, logPositions(plotRange(settings.bandwidths), EXACT_POINTS)))] as const;
-      },
-      draw([exact], state) {
-        redraw({ exact, xRange: plotRange(state.bandwidths), yMax: yTop(frame.rows, exact, Math.max(...state.bandwidths)) });
-      },
-    });
-
-    host.onTheme((colors) => view.recolor(colors, frame));
+  // ---- settings ----
+  const settingsChanged = (partial: Partial<Settings>): void => {
+    host.clearError('field');
+    host.update(partial);
     audit.start();
-  },
+  };
+  const make = settingsFields(params, () => host.state, settingsChanged, (message) => host.showError(message, 'field'));
+  const worlds = make('worlds', 7);
+  const noise = make('noise', 5);
+  const keySeed = make('keySeed', 9);
+  const worldSeed = make('monteCarloSeed', 9);
+  const grid = make('bandwidths', 30);
+  const resetButton = button("Chapter's settings", () => {
+    worlds.set(CHAPTER_SETTINGS.worlds);
+    noise.set(CHAPTER_SETTINGS.noise);
+    keySeed.set(CHAPTER_SETTINGS.keySeed);
+    worldSeed.set(CHAPTER_SETTINGS.monteCarloSeed);
+    grid.set(CHAPTER_SETTINGS.bandwidths);
+    settingsChanged({ ...CHAPTER_SETTINGS, bandwidths: [...CHAPTER_SETTINGS.bandwidths] });
+  });
+
+  // ---- marker ----
+  const marker = slider({
+    label: 'marker bandwidth h',
+    caption: 'marker h',
+    spec: params.h,
+    value: host.state.h,
+    format: (h) => precise(h, 3),
+    onInput: (h) => moveMarker(h),
+  });
+  function moveMarker(h: number): void {
+    host.update({ h });
+    marker.set(h);
+  }
+  dragMarker(host, view.chart, moveMarker);
+
+  host.root.append(
+    view.box,
+    controlRow(marker.element),
+    markerTable.heading,
+    markerTable.element,
+    audit.element,
+    table.element,
+    controlRow(worlds.element, noise.element, keySeed.element, worldSeed.element),
+    controlRow(grid.element, resetButton),
+  );
+
+  /// Both decompositions at the marker: measured over the worlds, and exact.
+  host.compute({
+    key: 'marker',
+    ask: (state) => {
+      const settings = settingsOf(state);
+      return [call('biasVarianceSweep', labConfig(settings, [state.h])), call('exactRisk', labConfig(settings, [state.h]))] as const;
+    },
+    draw([[measured], [exact]]) {
+      if (!measured || !exact) return;
+      markerTable.show(measured, exact);
+      redraw({ marker: measured.bandwidth });
+    },
+  });
+
+  /// The exact curves over the plotted range.
+  host.compute({
+    key: 'exact',
+    reads: SETTINGS,
+    ask: (state) => {
+      const settings = settingsOf(state);
+      return [call('exactRisk', labConfig(settings, logPositions(plotRange(settings.bandwidths), EXACT_POINTS)))] as const;
+    },
+    draw([exact], state) {
+      redraw({ exact, xRange: plotRange(state.bandwidths), yMax: yTop(frame.rows, exact, Math.max(...state.bandwidths)) });
+    },
+  });
+
+  host.onTheme((colors) => view.recolor(colors, frame));
+  audit.start();
 });

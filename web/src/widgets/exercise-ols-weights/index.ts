@@ -22,121 +22,113 @@ const params = {
 
 type ExerciseState = StateOf<typeof params>;
 
-export default defineWidget({
-  name: 'exercise-ols-weights',
-  ...meta,
-  params,
-  prose,
-  math: true,
+export default defineWidget({ name: 'exercise-ols-weights', ...meta, params, prose, math: true }, (host) => {
+  let last: { state: ExerciseState; weights: Float64Array; weightSum: number; prediction: number } | null = null;
+  host.provideExport('weights', () => last, (frame) => {
+    return [['key', 'target', 'OLS weight'], ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.weights[i] ?? null])];
+  });
+  host.provideExport({
+    name: 'prediction',
+    csv: () => (last ? [['q', 'OLS prediction', 'OLS weight sum'], [last.state.q, last.prediction, last.weightSum]] : []),
+  });
 
-  mount(host) {
-    let last: { state: ExerciseState; weights: Float64Array; weightSum: number; prediction: number } | null = null;
-    host.provideExport('weights', () => last, (frame) => {
-      return [['key', 'target', 'OLS weight'], ...EXERCISE_KEYS.map((key, i) => [key, frame.state.targets[i] ?? null, frame.weights[i] ?? null])];
-    });
-    host.provideExport({
-      name: 'prediction',
-      csv: () => (last ? [['q', 'OLS prediction', 'OLS weight sum'], [last.state.q, last.prediction, last.weightSum]] : []),
-    });
+  const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }));
 
-    const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }));
+  const derivation = document.createElement('p');
+  derivation.innerHTML = `With the intercept column, $\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}}=\\begin{pmatrix}5&0\\\\0&10\\end{pmatrix}$
+    because the keys sum to $0$ and their squares to $10$, so
+    $\\lambda_i = \\tfrac{1}{5} + \\tfrac{q\\,k_i}{10}$.`;
 
-    const derivation = document.createElement('p');
-    derivation.innerHTML = `With the intercept column, $\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}}=\\begin{pmatrix}5&0\\\\0&10\\end{pmatrix}$
-      because the keys sum to $0$ and their squares to $10$, so
-      $\\lambda_i = \\tfrac{1}{5} + \\tfrac{q\\,k_i}{10}$.`;
+  const qText = document.createElement('span');
+  const weightsText = testNode('strong', 'ols-weights');
+  const sumText = testNode('strong', 'weight-sum');
+  const negativeText = testNode('span', 'negative-weight');
+  const weightsLine = liveReadout('kl-readout', 'λ(', qText, ') = ', weightsText, ', sum ', sumText, '. ', negativeText);
 
-    const qText = document.createElement('span');
-    const weightsText = testNode('strong', 'ols-weights');
-    const sumText = testNode('strong', 'weight-sum');
-    const negativeText = testNode('span', 'negative-weight');
-    const weightsLine = liveReadout('kl-readout', 'λ(', qText, ') = ', weightsText, ', sum ', sumText, '. ', negativeText);
+  const table = dataTable('OLS target weights per key', ['key', 'λ (2 d.p.)', 'λ (4 d.p.)', 'target y']);
 
-    const table = dataTable('OLS target weights per key', ['key', 'λ (2 d.p.)', 'λ (4 d.p.)', 'target y']);
+  const query = querySlider(params.q, host.state.q, (q) => propose({ q }));
 
-    const query = querySlider(params.q, host.state.q, (q) => propose({ q }));
+  const tryHeading = document.createElement('p');
+  tryHeading.textContent =
+    'A target vector that leaves the range: put the large targets where λ is negative (or the small ones where it is largest). Try your own:';
+  const editor = targetEditor({
+    targets: host.state.targets,
+    range: TARGET_RANGE,
+    presets: [
+      { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
+      { label: 'its mirror', targets: [0, 1, 1, 1, 1] },
+    ],
+    onChange: (targets) => {
+      host.clearError('field');
+      propose({ targets });
+    },
+    // Stays until a valid entry: a computation landing meanwhile does not wipe it.
+    onRefuse: (message) => host.showError(message, 'field'),
+  });
 
-    const tryHeading = document.createElement('p');
-    tryHeading.textContent =
-      'A target vector that leaves the range: put the large targets where λ is negative (or the small ones where it is largest). Try your own:';
-    const editor = targetEditor({
-      targets: host.state.targets,
-      range: TARGET_RANGE,
-      presets: [
-        { label: 'the chapter’s witness', targets: [1, 0, 0, 0, 0] },
-        { label: 'its mirror', targets: [0, 1, 1, 1, 1] },
-      ],
-      onChange: (targets) => {
-        host.clearError('field');
-        propose({ targets });
-      },
-      // Stays until a valid entry: a computation landing meanwhile does not wipe it.
-      onRefuse: (message) => host.showError(message, 'field'),
-    });
+  const predictionText = testNode('strong', 'prediction');
+  const rangeText = document.createElement('span');
+  const verdict = testNode('span', 'verdict');
+  const predictionLine = liveReadout('kl-readout', 'OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
+  const strip = new RangeStrip();
 
-    const predictionText = testNode('strong', 'prediction');
-    const rangeText = document.createElement('span');
-    const verdict = testNode('span', 'verdict');
-    const predictionLine = liveReadout('kl-readout', 'OLS predicts λᵀy = ', predictionText, ' for the target range ', rangeText, ': ', verdict, '.');
-    const strip = new RangeStrip();
+  const tableBox = table.element;
+  answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
+  // Until the core answers, the read-outs and the table's λ columns hold blanks of about their
+  // numbers' widths: their arrival shifts nothing.
+  setText(qText, fixed(host.state.q, 2));
+  setText(weightsText, pending('(−0.00, 0.00, 0.00, 0.00, 0.00)'));
+  setText(sumText, pending('1.00'));
+  setText(negativeText, pending('Negative: λ1 = −0.00 on key −2.'));
+  setText(predictionText, pending('0.0000'));
+  setText(rangeText, pending('[0.00, 0.00]'));
+  setText(verdict, pending('inside the range'));
+  table.setRows(EXERCISE_KEYS.map((key, i) => [fixed(key, 0), pending('−0.00'), pending('−0.0000'), fixed(host.state.targets[i] ?? Number.NaN, 2)]));
+  host.root.append(answer.element);
+  // The answer's TeX is the figure's own: the page typesets only the prose before it.
+  void typeset(host.root);
 
-    const tableBox = table.element;
-    answer.body.append(derivation, controlRow(query.element), weightsLine, tableBox, tryHeading, editor.element, predictionLine, strip.element);
-    // Until the core answers, the read-outs and the table's λ columns hold blanks of about their
-    // numbers' widths: their arrival shifts nothing.
-    setText(qText, fixed(host.state.q, 2));
-    setText(weightsText, pending('(−0.00, 0.00, 0.00, 0.00, 0.00)'));
-    setText(sumText, pending('1.00'));
-    setText(negativeText, pending('Negative: λ1 = −0.00 on key −2.'));
-    setText(predictionText, pending('0.0000'));
-    setText(rangeText, pending('[0.00, 0.00]'));
-    setText(verdict, pending('inside the range'));
-    table.setRows(EXERCISE_KEYS.map((key, i) => [fixed(key, 0), pending('−0.00'), pending('−0.0000'), fixed(host.state.targets[i] ?? Number.NaN, 2)]));
-    host.root.append(answer.element);
-    // The answer's TeX is the figure's own: the page typesets only the prose before it.
-    void typeset(host.root);
+  /// The state asked of the core; it becomes the figure's state only once the core accepts it,
+  /// so a refused input keeps the last answer (and the link).
+  let requested: ExerciseState = host.state;
+  const checked = host.compute({
+    key: 'compute',
+    reads: [],
+    ask: () => [call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1), call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1)] as const,
+    draw([{ weights, predictions }, sum]) {
+      const shown = requested;
+      host.update({ q: shown.q, targets: shown.targets });
+      const prediction = predictions[0] ?? Number.NaN;
+      const weightSum = sum.predictions[0] ?? Number.NaN;
+      last = { state: shown, weights, weightSum, prediction };
+      setText(qText, fixed(shown.q, 2));
+      setText(weightsText, tuple(weights, 2));
+      setText(sumText, fixed(weightSum, 2));
+      const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
+      setText(negativeText, negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.');
+      table.setRows(
+        EXERCISE_KEYS.map((key, i) => [
+          fixed(key, 0),
+          fixed(weights[i] ?? Number.NaN, 2),
+          fixed(weights[i] ?? Number.NaN, 4),
+          fixed(shown.targets[i] ?? Number.NaN, 2),
+        ]),
+      );
+      const low = Math.min(...shown.targets);
+      const high = Math.max(...shown.targets);
+      setText(predictionText, fixed(prediction, 4));
+      setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
+      const below = prediction < low;
+      const above = prediction > high;
+      setText(verdict, below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range');
+      verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
+      strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
+    },
+  });
 
-    /// The state asked of the core; it becomes the figure's state only once the core accepts it,
-    /// so a refused input keeps the last answer (and the link).
-    let requested: ExerciseState = host.state;
-    const checked = host.compute({
-      key: 'compute',
-      reads: [],
-      ask: () => [call('olsPredict', EXERCISE_KEYS, requested.targets, [requested.q], 1), call('olsPredict', EXERCISE_KEYS, ONES, [requested.q], 1)] as const,
-      draw([{ weights, predictions }, sum]) {
-        const shown = requested;
-        host.update({ q: shown.q, targets: shown.targets });
-        const prediction = predictions[0] ?? Number.NaN;
-        const weightSum = sum.predictions[0] ?? Number.NaN;
-        last = { state: shown, weights, weightSum, prediction };
-        setText(qText, fixed(shown.q, 2));
-        setText(weightsText, tuple(weights, 2));
-        setText(sumText, fixed(weightSum, 2));
-        const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
-        setText(negativeText, negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.');
-        table.setRows(
-          EXERCISE_KEYS.map((key, i) => [
-            fixed(key, 0),
-            fixed(weights[i] ?? Number.NaN, 2),
-            fixed(weights[i] ?? Number.NaN, 4),
-            fixed(shown.targets[i] ?? Number.NaN, 2),
-          ]),
-        );
-        const low = Math.min(...shown.targets);
-        const high = Math.max(...shown.targets);
-        setText(predictionText, fixed(prediction, 4));
-        setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
-        const below = prediction < low;
-        const above = prediction > high;
-        setText(verdict, below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range');
-        verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
-        strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
-      },
-    });
-
-    function propose(partial: Partial<ExerciseState>): void {
-      requested = { ...host.state, ...partial };
-      checked.refresh();
-    }
-  },
+  function propose(partial: Partial<ExerciseState>): void {
+    requested = { ...host.state, ...partial };
+    checked.refresh();
+  }
 });

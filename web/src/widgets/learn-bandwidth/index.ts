@@ -34,159 +34,152 @@ function logGrid({ min, max, count }: { min: number; max: number; count: number 
   return Float64Array.from({ length: count }, (_, i) => min * Math.exp((ratio * i) / (count - 1)));
 }
 
-export default defineWidget({
-  name: 'learn-bandwidth',
-  ...meta,
-  params,
-  prose,
+export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose }, (host) => {
+  let sample: Sample | null = null;
+  let descent: Descent | null = null;
 
-  mount(host) {
-    let sample: Sample | null = null;
-    let descent: Descent | null = null;
-
-    const view = learnView(host, DENSE, CURVE.min, CURVE.max);
-    const startSlider = slider({
-      label: 'starting bandwidth h0',
-      caption: 'start h₀',
-      spec: { min: params.start.min, max: params.start.max, scale: 'log' },
-      value: host.state.start,
-      format: (x) => precise(x, 3),
-      onInput: (start) => {
-        animation.stop();
-        host.update({ start, steps: 0 });
-      },
-    });
-    const rateSlider = slider({
-      label: 'bandwidth learning rate η',
-      caption: 'rate η',
-      spec: { min: params.rate.min, max: params.rate.max, scale: 'log' },
-      value: host.state.rate,
-      format: (x) => significant(x, 3),
-      onInput: (rate) => {
-        animation.stop();
-        host.update({ rate, steps: 0 });
-      },
-    });
-    const stepButton = button('Step', () => {
+  const view = learnView(host, DENSE, CURVE.min, CURVE.max);
+  const startSlider = slider({
+    label: 'starting bandwidth h0',
+    caption: 'start h₀',
+    spec: { min: params.start.min, max: params.start.max, scale: 'log' },
+    value: host.state.start,
+    format: (x) => precise(x, 3),
+    onInput: (start) => {
       animation.stop();
-      advance();
-    });
-    const playButton = button('Play', () => (animation.playing ? animation.stop() : descent && animation.play()));
-    const resetButton = button('Reset', () => {
+      host.update({ start, steps: 0 });
+    },
+  });
+  const rateSlider = slider({
+    label: 'bandwidth learning rate η',
+    caption: 'rate η',
+    spec: { min: params.rate.min, max: params.rate.max, scale: 'log' },
+    value: host.state.rate,
+    format: (x) => significant(x, 3),
+    onInput: (rate) => {
       animation.stop();
-      host.update({ steps: 0 });
-      descentComputation.refresh();
-    });
-    for (const b of [stepButton, playButton, resetButton]) b.classList.add('kl-no-print');
-    const animation = host.own(player(playButton, advance, TICK_MS));
-    const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
-    host.root.append(
-      view.curveBox,
-      controlRow(startSlider.element, rateSlider.element),
-      controlRow(stepButton, playButton, resetButton),
-      view.readout,
-      view.fitBox,
-      view.mapElement,
-    );
+      host.update({ rate, steps: 0 });
+    },
+  });
+  const stepButton = button('Step', () => {
+    animation.stop();
+    advance();
+  });
+  const playButton = button('Play', () => (animation.playing ? animation.stop() : descent && animation.play()));
+  const resetButton = button('Reset', () => {
+    animation.stop();
+    host.update({ steps: 0 });
+    descentComputation.refresh();
+  });
+  for (const b of [stepButton, playButton, resetButton]) b.classList.add('kl-no-print');
+  const animation = host.own(player(playButton, advance, TICK_MS));
+  const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
+  host.root.append(
+    view.curveBox,
+    controlRow(startSlider.element, rateSlider.element),
+    controlRow(stepButton, playButton, resetButton),
+    view.readout,
+    view.fitBox,
+    view.mapElement,
+  );
 
-    host.provideExport('descent', () => descent, (d) => {
-      return [['step', 'bandwidth', 'leave-one-out risk', 'dR/dlog h'], ...Array.from(d.bandwidths, (h, t) => [t, h, d.risks[t] ?? null, d.gradients[t] ?? null])];
-    });
-    host.provideExport({
-      name: 'leave-one-out curve',
-      csv: () => {
-        const s = sample;
-        return s ? [['bandwidth', 'leave-one-out risk'], ...Array.from(s.curveBandwidths, (h, i) => [h, s.curveRisks[i] ?? null])] : [];
-      },
-    });
+  host.provideExport('descent', () => descent, (d) => {
+    return [['step', 'bandwidth', 'leave-one-out risk', 'dR/dlog h'], ...Array.from(d.bandwidths, (h, t) => [t, h, d.risks[t] ?? null, d.gradients[t] ?? null])];
+  });
+  host.provideExport({
+    name: 'leave-one-out curve',
+    csv: () => {
+      const s = sample;
+      return s ? [['bandwidth', 'leave-one-out risk'], ...Array.from(s.curveBandwidths, (h, i) => [h, s.curveRisks[i] ?? null])] : [];
+    },
+  });
 
-    /// Every panel at the descent's current step, with the fitted curve and the map when given.
-    function paint(fit?: Float64Array, weights?: Float64Array): void {
-      if (!sample || !descent) return;
-      view.paint(sample, descent, host.colors, fit, weights);
-      stepButton.disabled = descent.bandwidths.length - 1 >= MAX_STEPS;
-    }
+  /// Every panel at the descent's current step, with the fitted curve and the map when given.
+  function paint(fit?: Float64Array, weights?: Float64Array): void {
+    if (!sample || !descent) return;
+    view.paint(sample, descent, host.colors, fit, weights);
+    stepButton.disabled = descent.bandwidths.length - 1 >= MAX_STEPS;
+  }
 
-    /// The whole run from the start (after a new start, rate or reset, or a restored link).
-    const descentComputation = host.compute({
-      key: 'descent',
-      reads: ['start', 'rate'],
-      ask: ({ start, rate, steps }) => (sample ? ([call('looDescent', sample.keys, sample.observed, 1, start, rate, steps)] as const) : null),
-      draw([run], { steps }) {
-        descent = run;
-        if (host.state.steps !== steps) host.update({ steps });
-        fitComputation.refresh();
-      },
-    });
+  /// The whole run from the start (after a new start, rate or reset, or a restored link).
+  const descentComputation = host.compute({
+    key: 'descent',
+    reads: ['start', 'rate'],
+    ask: ({ start, rate, steps }) => (sample ? ([call('looDescent', sample.keys, sample.observed, 1, start, rate, steps)] as const) : null),
+    draw([run], { steps }) {
+      descent = run;
+      if (host.state.steps !== steps) host.update({ steps });
+      fitComputation.refresh();
+    },
+  });
 
-    /// The run a step continues: a step answered after a new run began is dropped.
-    let stepFrom: Descent | null = null;
-    /// One more step, continued from the last h (the core repeats a longer run bit for bit).
-    const stepComputation = host.compute({
-      key: 'step',
-      reads: [],
-      ask: ({ start, rate }) => {
-        stepFrom = descent;
-        if (!sample || !stepFrom) return null;
-        return [call('looDescent', sample.keys, sample.observed, 1, stepFrom.bandwidths.at(-1) ?? start, rate, 1)] as const;
-      },
-      draw([next]) {
-        const d = stepFrom;
-        if (!d || d !== descent) return;
-        const moved = Math.abs(Math.log((next.bandwidths[1] ?? 0) / (next.bandwidths[0] ?? 1)));
-        descent = {
-          bandwidths: Float64Array.of(...d.bandwidths, ...next.bandwidths.subarray(1)),
-          risks: Float64Array.of(...d.risks, ...next.risks.subarray(1)),
-          gradients: Float64Array.of(...d.gradients, ...next.gradients.subarray(1)),
-        };
-        const steps = descent.bandwidths.length - 1;
-        host.update({ steps });
-        fitComputation.refresh();
-        if (animation.playing && (moved < SETTLED || steps >= MAX_STEPS)) animation.stop();
-      },
-      refused: () => animation.stop(),
-    });
+  /// The run a step continues: a step answered after a new run began is dropped.
+  let stepFrom: Descent | null = null;
+  /// One more step, continued from the last h (the core repeats a longer run bit for bit).
+  const stepComputation = host.compute({
+    key: 'step',
+    reads: [],
+    ask: ({ start, rate }) => {
+      stepFrom = descent;
+      if (!sample || !stepFrom) return null;
+      return [call('looDescent', sample.keys, sample.observed, 1, stepFrom.bandwidths.at(-1) ?? start, rate, 1)] as const;
+    },
+    draw([next]) {
+      const d = stepFrom;
+      if (!d || d !== descent) return;
+      const moved = Math.abs(Math.log((next.bandwidths[1] ?? 0) / (next.bandwidths[0] ?? 1)));
+      descent = {
+        bandwidths: Float64Array.of(...d.bandwidths, ...next.bandwidths.subarray(1)),
+        risks: Float64Array.of(...d.risks, ...next.risks.subarray(1)),
+        gradients: Float64Array.of(...d.gradients, ...next.gradients.subarray(1)),
+      };
+      const steps = descent.bandwidths.length - 1;
+      host.update({ steps });
+      fitComputation.refresh();
+      if (animation.playing && (moved < SETTLED || steps >= MAX_STEPS)) animation.stop();
+    },
+    refused: () => animation.stop(),
+  });
 
-    function advance(): void {
-      if (!sample || !descent || host.state.steps >= MAX_STEPS) return animation.stop();
-      stepComputation.refresh();
-    }
+  function advance(): void {
+    if (!sample || !descent || host.state.steps >= MAX_STEPS) return animation.stop();
+    stepComputation.refresh();
+  }
 
-    /// The fitted curve and the attention map at the current h; then every panel is drawn.
-    const fitComputation = host.compute({
-      key: 'fit',
-      reads: [],
-      ask: ({ start }) => {
-        const s = sample;
-        if (!s || !descent) return null;
-        const h = descent.bandwidths.at(-1) ?? start;
-        return [
-          keeping(call('attention', s.dense, s.keys, s.observed, 1, 1, h), 'outputs'),
-          keeping(call('attention', s.mapQueries, s.keys, s.observed, 1, 1, h), 'weights'),
-        ] as const;
-      },
-      draw: ([fit, mapped]) => paint(fit.outputs, mapped.weights),
-    });
+  /// The fitted curve and the attention map at the current h; then every panel is drawn.
+  const fitComputation = host.compute({
+    key: 'fit',
+    reads: [],
+    ask: ({ start }) => {
+      const s = sample;
+      if (!s || !descent) return null;
+      const h = descent.bandwidths.at(-1) ?? start;
+      return [
+        keeping(call('attention', s.dense, s.keys, s.observed, 1, 1, h), 'outputs'),
+        keeping(call('attention', s.mapQueries, s.keys, s.observed, 1, 1, h), 'weights'),
+      ] as const;
+    },
+    draw: ([fit, mapped]) => paint(fit.outputs, mapped.weights),
+  });
 
-    async function loadSample(): Promise<void> {
-      const curveBandwidths = logGrid(CURVE);
-      const [chapter, [mapQueries]] = await Promise.all([
-        loadChapterSample(host, DENSE),
-        host.run([call('linspace', MAP.start, MAP.stop, MAP.count)] as const),
-      ]);
-      const [trace, curveRisks] = await host.run([
-        call('sortedKeyPosition', mapQueries, chapter.keys),
-        call('looCurve', chapter.keys, chapter.observed, 1, curveBandwidths),
-      ] as const);
-      sample = { ...chapter, mapQueries, trace, curveBandwidths, curveRisks };
-      view.fitRiskAxis(curveRisks);
-      waiting();
-      descentComputation.refresh();
-    }
+  async function loadSample(): Promise<void> {
+    const curveBandwidths = logGrid(CURVE);
+    const [chapter, [mapQueries]] = await Promise.all([
+      loadChapterSample(host, DENSE),
+      host.run([call('linspace', MAP.start, MAP.stop, MAP.count)] as const),
+    ]);
+    const [trace, curveRisks] = await host.run([
+      call('sortedKeyPosition', mapQueries, chapter.keys),
+      call('looCurve', chapter.keys, chapter.observed, 1, curveBandwidths),
+    ] as const);
+    sample = { ...chapter, mapQueries, trace, curveBandwidths, curveRisks };
+    view.fitRiskAxis(curveRisks);
+    waiting();
+    descentComputation.refresh();
+  }
 
-    host.onTheme(() => {
-      paint();
-    });
-    loadSample().catch((error: unknown) => host.showError(error));
-  },
+  host.onTheme(() => {
+    paint();
+  });
+  loadSample().catch((error: unknown) => host.showError(error));
 });

@@ -41,181 +41,174 @@ const GRAB_RADIUS = 14;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 const clamp = (x: number, lo: number, hi: number): number => Math.min(Math.max(x, lo), hi);
 
-export default defineWidget({
-  name: 'lookup',
-  ...meta,
-  params,
-  prose,
+export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) => {
+  if (host.state.keys.length !== host.state.values.length) {
+    host.note(
+      `keys and values must have the same length (got ${host.state.keys.length} and ${host.state.values.length}); using the chapter's three points.`,
+    );
+    host.update({ keys: [...params.keys.default], values: [...params.values.default] });
+  }
+  const view = new LookupView();
+  host.own(view.scatter);
+  host.own(view.bars);
+  let lastFrame: LookupFrame | null = null;
+  host.provideExport({
+    name: 'weights',
+    csv: () => (lastFrame ? [['key', 'value', 'weight'], ...lastFrame.keys.map((k, i) => [k, lastFrame?.values[i] ?? null, lastFrame?.weights[i] ?? null])] : []),
+  });
+  host.provideExport({
+    name: 'prediction',
+    csv: () => (lastFrame ? [['query', 'prediction'], [lastFrame.query, lastFrame.prediction]] : []),
+  });
 
-  mount(host) {
-    if (host.state.keys.length !== host.state.values.length) {
-      host.note(
-        `keys and values must have the same length (got ${host.state.keys.length} and ${host.state.values.length}); using the chapter's three points.`,
-      );
-      host.update({ keys: [...params.keys.default], values: [...params.values.default] });
-    }
-    const view = new LookupView();
-    host.own(view.scatter);
-    host.own(view.bars);
-    let lastFrame: LookupFrame | null = null;
-    host.provideExport({
-      name: 'weights',
-      csv: () => (lastFrame ? [['key', 'value', 'weight'], ...lastFrame.keys.map((k, i) => [k, lastFrame?.values[i] ?? null, lastFrame?.weights[i] ?? null])] : []),
+  const prediction = testNode('strong', 'prediction');
+  prediction.className = 'kl-number';
+  const where = document.createElement('span');
+  const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
+  // Until the core answers, the read-out's line is there, its number a blank of its width.
+  /// Where the prediction is read: the query and bandwidth, as the read-out states them.
+  const whereText = (q: number, h: number): string => `f̂(${fixed(q, 2)}) at h = ${precise(h, 3)}`;
+  setText(where, whereText(host.state.q, host.state.h));
+  setText(prediction, pending('0.0000'));
+
+  const table = dataTable('Observations and their normalized weights', ['point', 'key', 'value', 'weight', '']);
+  const addButton = button('Add a point', () => {
+    const { keys, values } = host.state;
+    if (keys.length >= MAX_POINTS) return;
+    const spare = [0.5, 5.5, 2, 4, 0.25, 5.75, 2.5, 4.5].find((x) => !keys.includes(x)) ?? 2;
+    host.update({ keys: [...keys, spare], values: [...values, 2] });
+  });
+  const resetButton = button("Reset to the chapter's example", () => {
+    host.update({ h: params.h.default, q: params.q.default, keys: [...params.keys.default], values: [...params.values.default] });
+    bandwidth.set(host.state.h);
+    query.set(host.state.q);
+  });
+
+  const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
+  const query = querySlider(params.q, host.state.q, (q) => host.update({ q }));
+
+  const charts = document.createElement('div');
+  charts.className = 'kl-charts kl-charts--two';
+  charts.append(view.scatterBox, view.barBox);
+  host.root.append(charts, controlRow(query.element, bandwidth.element), readout, table.element, controlRow(addButton, resetButton));
+
+  /// Each row's Remove button, kept across frames (a drag rewrites only the numbers).
+  const removeButtons: HTMLButtonElement[] = [];
+  renderTable({ keys: host.state.keys, values: host.state.values, weights: null });
+  table.setFooter(['sum', '', '', pending('1.0'), '']);
+
+  /// The points' rows; until the core's first answer (`weights` null), the weights are blanks of
+  /// their width, so the answer arriving shifts nothing.
+  function renderTable(frame: Pick<LookupFrame, 'keys' | 'values'> & { weights: Float64Array | null }): void {
+    table.setRows(
+      frame.keys.map((key, i) => [
+        `k${i + 1}`,
+        fixed(key, 2),
+        fixed(frame.values[i] ?? 0, 2),
+        frame.weights ? fixed(frame.weights[i] ?? 0, 4) : pending('0.0000'),
+        null,
+      ]),
+    );
+    const rows = table.table.tBodies[0]?.rows ?? [];
+    Array.from(rows).forEach((row, i) => {
+      let remove = removeButtons[i];
+      if (!remove) {
+        remove = button('Remove', () => removePoint(i));
+        remove.setAttribute('aria-label', `Remove point k${i + 1}`);
+        removeButtons[i] = remove;
+      }
+      remove.disabled = frame.keys.length <= 1;
+      const cell = row.cells[4];
+      if (cell && cell.firstChild !== remove) cell.replaceChildren(remove);
     });
-    host.provideExport({
-      name: 'prediction',
-      csv: () => (lastFrame ? [['query', 'prediction'], [lastFrame.query, lastFrame.prediction]] : []),
-    });
+    addButton.disabled = frame.keys.length >= MAX_POINTS;
+  }
 
-    const prediction = testNode('strong', 'prediction');
-    prediction.className = 'kl-number';
-    const where = document.createElement('span');
-    const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
-    // Until the core answers, the read-out's line is there, its number a blank of its width.
-    /// Where the prediction is read: the query and bandwidth, as the read-out states them.
-    const whereText = (q: number, h: number): string => `f̂(${fixed(q, 2)}) at h = ${precise(h, 3)}`;
-    setText(where, whereText(host.state.q, host.state.h));
-    setText(prediction, pending('0.0000'));
+  function removePoint(index: number): void {
+    const { keys, values } = host.state;
+    if (keys.length <= 1) return;
+    host.update({ keys: keys.filter((_, i) => i !== index), values: values.filter((_, i) => i !== index) });
+  }
 
-    const table = dataTable('Observations and their normalized weights', ['point', 'key', 'value', 'weight', '']);
-    const addButton = button('Add a point', () => {
-      const { keys, values } = host.state;
-      if (keys.length >= MAX_POINTS) return;
-      const spare = [0.5, 5.5, 2, 4, 0.25, 5.75, 2.5, 4.5].find((x) => !keys.includes(x)) ?? 2;
-      host.update({ keys: [...keys, spare], values: [...values, 2] });
-    });
-    const resetButton = button("Reset to the chapter's example", () => {
-      host.update({ h: params.h.default, q: params.q.default, keys: [...params.keys.default], values: [...params.values.default] });
-      bandwidth.set(host.state.h);
-      query.set(host.state.q);
-    });
+  host.compute({
+    key: 'attention',
+    ask: (state) => [call('attention', [state.q], state.keys, state.values, 1, 1, state.h)] as const,
+    draw([{ weights, outputs }], state) {
+      const frame: LookupFrame = { keys: state.keys, values: state.values, query: state.q, prediction: outputs[0] ?? Number.NaN, weights };
+      lastFrame = frame;
+      view.draw(frame);
+      setText(where, whereText(frame.query, state.h));
+      setText(prediction, fixed(frame.prediction, 4));
+      renderTable(frame);
+      sum.refresh();
+    },
+  });
 
-    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
-    const query = querySlider(params.q, host.state.q, (q) => host.update({ q }));
+  /// The weights' "sum: 1.0", as the chapter's print(..., weights.sum()) shows it.
+  const sum = host.compute({
+    key: 'sum',
+    reads: [],
+    ask: () => (lastFrame ? ([call('rowSums', lastFrame.weights, lastFrame.keys.length)] as const) : null),
+    draw([sums]) {
+      table.setFooter(['sum', '', '', pythonFloat(sums[0] ?? Number.NaN), '']);
+    },
+  });
 
-    const charts = document.createElement('div');
-    charts.className = 'kl-charts kl-charts--two';
-    charts.append(view.scatterBox, view.barBox);
-    host.root.append(charts, controlRow(query.element, bandwidth.element), readout, table.element, controlRow(addButton, resetButton));
+  // ---- pointer gestures on the left chart ----
+  type Gesture = { kind: 'point'; index: number } | { kind: 'query' } | { kind: 'press'; x: number; y: number };
+  const surface = chartSurface(view.scatter);
 
-    /// Each row's Remove button, kept across frames (a drag rewrites only the numbers).
-    const removeButtons: HTMLButtonElement[] = [];
-    renderTable({ keys: host.state.keys, values: host.state.values, weights: null });
-    table.setFooter(['sum', '', '', pending('1.0'), '']);
+  /// The point under the pointer; of points on one spot, the last drawn (on top).
+  function pointAt(at: AxisPoint): number {
+    const { keys, values } = host.state;
+    const points = keys.map((x, i) => ({ x, y: values[i] ?? 0 })).reverse();
+    const found = nearestPoint(surface, at, points, GRAB_RADIUS);
+    return found < 0 ? -1 : keys.length - 1 - found;
+  }
+  const onQuery = (at: AxisPoint): boolean => nearVertical(surface, at, host.state.q, GRAB_RADIUS);
+  const snap = (at: AxisPoint): { x: number; y: number } => ({
+    x: round2(clamp(at.x, X_RANGE.min, X_RANGE.max)),
+    y: round2(clamp(at.y, Y_RANGE.min, Y_RANGE.max)),
+  });
 
-    /// The points' rows; until the core's first answer (`weights` null), the weights are blanks of
-    /// their width, so the answer arriving shifts nothing.
-    function renderTable(frame: Pick<LookupFrame, 'keys' | 'values'> & { weights: Float64Array | null }): void {
-      table.setRows(
-        frame.keys.map((key, i) => [
-          `k${i + 1}`,
-          fixed(key, 2),
-          fixed(frame.values[i] ?? 0, 2),
-          frame.weights ? fixed(frame.weights[i] ?? 0, 4) : pending('0.0000'),
-          null,
-        ]),
-      );
-      const rows = table.table.tBodies[0]?.rows ?? [];
-      Array.from(rows).forEach((row, i) => {
-        let remove = removeButtons[i];
-        if (!remove) {
-          remove = button('Remove', () => removePoint(i));
-          remove.setAttribute('aria-label', `Remove point k${i + 1}`);
-          removeButtons[i] = remove;
-        }
-        remove.disabled = frame.keys.length <= 1;
-        const cell = row.cells[4];
-        if (cell && cell.firstChild !== remove) cell.replaceChildren(remove);
-      });
-      addButton.disabled = frame.keys.length >= MAX_POINTS;
-    }
-
-    function removePoint(index: number): void {
-      const { keys, values } = host.state;
-      if (keys.length <= 1) return;
-      host.update({ keys: keys.filter((_, i) => i !== index), values: values.filter((_, i) => i !== index) });
-    }
-
-    host.compute({
-      key: 'attention',
-      ask: (state) => [call('attention', [state.q], state.keys, state.values, 1, 1, state.h)] as const,
-      draw([{ weights, outputs }], state) {
-        const frame: LookupFrame = { keys: state.keys, values: state.values, query: state.q, prediction: outputs[0] ?? Number.NaN, weights };
-        lastFrame = frame;
-        view.draw(frame);
-        setText(where, whereText(frame.query, state.h));
-        setText(prediction, fixed(frame.prediction, 4));
-        renderTable(frame);
-        sum.refresh();
-      },
-    });
-
-    /// The weights' "sum: 1.0", as the chapter's print(..., weights.sum()) shows it.
-    const sum = host.compute({
-      key: 'sum',
-      reads: [],
-      ask: () => (lastFrame ? ([call('rowSums', lastFrame.weights, lastFrame.keys.length)] as const) : null),
-      draw([sums]) {
-        table.setFooter(['sum', '', '', pythonFloat(sums[0] ?? Number.NaN), '']);
-      },
-    });
-
-    // ---- pointer gestures on the left chart ----
-    type Gesture = { kind: 'point'; index: number } | { kind: 'query' } | { kind: 'press'; x: number; y: number };
-    const surface = chartSurface(view.scatter);
-
-    /// The point under the pointer; of points on one spot, the last drawn (on top).
-    function pointAt(at: AxisPoint): number {
-      const { keys, values } = host.state;
-      const points = keys.map((x, i) => ({ x, y: values[i] ?? 0 })).reverse();
-      const found = nearestPoint(surface, at, points, GRAB_RADIUS);
-      return found < 0 ? -1 : keys.length - 1 - found;
-    }
-    const onQuery = (at: AxisPoint): boolean => nearVertical(surface, at, host.state.q, GRAB_RADIUS);
-    const snap = (at: AxisPoint): { x: number; y: number } => ({
-      x: round2(clamp(at.x, X_RANGE.min, X_RANGE.max)),
-      y: round2(clamp(at.y, Y_RANGE.min, Y_RANGE.max)),
-    });
-
-    dragOnAxis<Gesture>(host, surface, {
-      grab(at) {
-        if (!at.inPlot) return null;
-        const index = pointAt(at);
-        if (index >= 0) return { kind: 'point', index };
-        return onQuery(at) ? { kind: 'query' } : { kind: 'press', x: at.px, y: at.py };
-      },
-      move(held, at) {
-        let gesture = held;
-        if (gesture.kind === 'press') {
-          if (Math.hypot(at.px - gesture.x, at.py - gesture.y) < 5) return;
-          gesture = { kind: 'query' };
-        }
-        if (gesture.kind === 'query') {
-          const q = round2(clamp(at.x, params.q.min, params.q.max));
-          query.set(q);
-          host.update({ q });
-        } else {
-          const { index } = gesture;
-          const to = snap(at);
-          host.update({
-            keys: host.state.keys.map((k, j) => (j === index ? to.x : k)),
-            values: host.state.values.map((v, j) => (j === index ? to.y : v)),
-          });
-        }
-        return gesture;
-      },
-      release(held, at) {
-        if (held.kind !== 'press' || host.state.keys.length >= MAX_POINTS) return;
+  dragOnAxis<Gesture>(host, surface, {
+    grab(at) {
+      if (!at.inPlot) return null;
+      const index = pointAt(at);
+      if (index >= 0) return { kind: 'point', index };
+      return onQuery(at) ? { kind: 'query' } : { kind: 'press', x: at.px, y: at.py };
+    },
+    move(held, at) {
+      let gesture = held;
+      if (gesture.kind === 'press') {
+        if (Math.hypot(at.px - gesture.x, at.py - gesture.y) < 5) return;
+        gesture = { kind: 'query' };
+      }
+      if (gesture.kind === 'query') {
+        const q = round2(clamp(at.x, params.q.min, params.q.max));
+        query.set(q);
+        host.update({ q });
+      } else {
+        const { index } = gesture;
         const to = snap(at);
-        host.update({ keys: [...host.state.keys, to.x], values: [...host.state.values, to.y] });
-      },
-      hover: (at) => (pointAt(at) >= 0 ? 'grab' : onQuery(at) ? 'ew-resize' : 'crosshair'),
-    });
-    host.listen(surface.element, 'dblclick', (event) => {
-      const index = pointAt(pointerAt(surface, event));
-      if (index >= 0) removePoint(index);
-    });
+        host.update({
+          keys: host.state.keys.map((k, j) => (j === index ? to.x : k)),
+          values: host.state.values.map((v, j) => (j === index ? to.y : v)),
+        });
+      }
+      return gesture;
+    },
+    release(held, at) {
+      if (held.kind !== 'press' || host.state.keys.length >= MAX_POINTS) return;
+      const to = snap(at);
+      host.update({ keys: [...host.state.keys, to.x], values: [...host.state.values, to.y] });
+    },
+    hover: (at) => (pointAt(at) >= 0 ? 'grab' : onQuery(at) ? 'ew-resize' : 'crosshair'),
+  });
+  host.listen(surface.element, 'dblclick', (event) => {
+    const index = pointAt(pointerAt(surface, event));
+    if (index >= 0) removePoint(index);
+  });
 
-    host.onTheme((colors) => view.recolor(colors, lastFrame));
-  },
+  host.onTheme((colors) => view.recolor(colors, lastFrame));
 });

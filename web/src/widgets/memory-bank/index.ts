@@ -43,174 +43,166 @@ function part(tag: 'div' | 'span', job: Job, className: string): HTMLElement {
   return node;
 }
 
-export default defineWidget({
-  name: 'memory-bank',
-  ...meta,
-  params,
-  prose,
-  math: true,
+export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math: true }, (host) => {
+  let last: { q: number; h: number; weights: Float64Array; scores: Float64Array; output: number } | null = null;
+  host.provideExport('slots', () => last, (frame) => {
+    return [
+      ['q', 'h', 'slot', 'key', 'value', 'score', 'weight'],
+      ...KEYS.map((k, i) => [frame.q, frame.h, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.weights[i] ?? null]),
+    ];
+  });
+  host.provideExport({
+    name: 'output',
+    csv: () => (last ? [['q', 'h', 'output'], [last.q, last.h, last.output]] : []),
+  });
 
-  mount(host) {
-    let last: { q: number; h: number; weights: Float64Array; scores: Float64Array; output: number } | null = null;
-    host.provideExport('slots', () => last, (frame) => {
-      return [
-        ['q', 'h', 'slot', 'key', 'value', 'score', 'weight'],
-        ...KEYS.map((k, i) => [frame.q, frame.h, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.weights[i] ?? null]),
-      ];
+  // ---- the job table ----
+  const jobs = document.createElement('table');
+  jobs.className = 'kl-table kl-bank__jobs';
+  jobs.createCaption().textContent = 'Each name does a different job (select a row)';
+  const head = jobs.createTHead().insertRow();
+  for (const text of ['job', 'kernel regression', 'sequence memory preview']) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    setText(th, text);
+    head.append(th);
+  }
+  const body = jobs.createTBody();
+  const rowButtons = new Map<Job, HTMLButtonElement>();
+  for (const job of JOBS) {
+    const tr = body.insertRow();
+    tr.dataset.job = job;
+    const th = document.createElement('th');
+    th.scope = 'row';
+    const choose = document.createElement('button');
+    choose.type = 'button';
+    choose.className = 'kl-bank__job';
+    setText(choose, job);
+    choose.setAttribute('aria-label', `Highlight the ${job} in the computation`);
+    choose.addEventListener('click', () => select(host.state.row === job ? 'none' : job));
+    choose.addEventListener('keydown', (event) => {
+      const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+      if (step === 0) return;
+      event.preventDefault();
+      const next = JOBS[(JOBS.indexOf(job) + step + JOBS.length) % JOBS.length] ?? job;
+      rowButtons.get(next)?.focus();
+      select(next);
     });
-    host.provideExport({
-      name: 'output',
-      csv: () => (last ? [['q', 'h', 'output'], [last.q, last.h, last.output]] : []),
-    });
+    rowButtons.set(job, choose);
+    th.append(choose);
+    const regression = tr.insertCell();
+    setText(regression, TABLE[job].regression);
+    const memory = tr.insertCell();
+    setText(memory, TABLE[job].memory);
+    tr.prepend(th);
+  }
+  const jobsBox = scrollBox(jobs.caption?.textContent ?? 'The jobs of query, keys and values', [jobs]);
 
-    // ---- the job table ----
-    const jobs = document.createElement('table');
-    jobs.className = 'kl-table kl-bank__jobs';
-    jobs.createCaption().textContent = 'Each name does a different job (select a row)';
-    const head = jobs.createTHead().insertRow();
-    for (const text of ['job', 'kernel regression', 'sequence memory preview']) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      setText(th, text);
-      head.append(th);
-    }
-    const body = jobs.createTBody();
-    const rowButtons = new Map<Job, HTMLButtonElement>();
-    for (const job of JOBS) {
-      const tr = body.insertRow();
-      tr.dataset.job = job;
-      const th = document.createElement('th');
-      th.scope = 'row';
-      const choose = document.createElement('button');
-      choose.type = 'button';
-      choose.className = 'kl-bank__job';
-      setText(choose, job);
-      choose.setAttribute('aria-label', `Highlight the ${job} in the computation`);
-      choose.addEventListener('click', () => select(host.state.row === job ? 'none' : job));
-      choose.addEventListener('keydown', (event) => {
-        const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
-        if (step === 0) return;
-        event.preventDefault();
-        const next = JOBS[(JOBS.indexOf(job) + step + JOBS.length) % JOBS.length] ?? job;
-        rowButtons.get(next)?.focus();
-        select(next);
-      });
-      rowButtons.set(job, choose);
-      th.append(choose);
-      const regression = tr.insertCell();
-      setText(regression, TABLE[job].regression);
-      const memory = tr.insertCell();
-      setText(memory, TABLE[job].memory);
-      tr.prepend(th);
-    }
-    const jobsBox = scrollBox(jobs.caption?.textContent ?? 'The jobs of query, keys and values', [jobs]);
+  // ---- the live computation ----
+  const bank = document.createElement('div');
+  bank.className = 'kl-bank';
+  bank.setAttribute('role', 'group');
+  bank.setAttribute('aria-label', 'A live attention computation: one query reads three memory slots');
 
-    // ---- the live computation ----
-    const bank = document.createElement('div');
-    bank.className = 'kl-bank';
-    bank.setAttribute('role', 'group');
-    bank.setAttribute('aria-label', 'A live attention computation: one query reads three memory slots');
+  const queryCard = part('div', 'query', 'kl-bank__card kl-bank__query');
+  const queryText = testNode('strong', 'query');
+  queryCard.append('query q = ', queryText);
 
-    const queryCard = part('div', 'query', 'kl-bank__card kl-bank__query');
-    const queryText = testNode('strong', 'query');
-    queryCard.append('query q = ', queryText);
+  const slots = document.createElement('ol');
+  slots.className = 'kl-bank__slots';
+  const slotParts = KEYS.map((_, i) => {
+    const slot = document.createElement('li');
+    slot.className = 'kl-bank__slot';
+    const title = document.createElement('span');
+    title.className = 'kl-bank__slot-title';
+    setText(title, `slot ${i + 1}`);
+    const key = part('div', 'keys', 'kl-bank__line');
+    const value = part('div', 'values', 'kl-bank__line');
+    const score = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
+    const weight = part('div', 'weights', 'kl-bank__line');
+    const weightText = testNode('strong', `weight-${i + 1}`);
+    const bar = document.createElement('span');
+    bar.className = 'kl-bank__bar';
+    bar.setAttribute('aria-hidden', 'true');
+    const fill = document.createElement('span');
+    bar.append(fill);
+    weight.append(`α${i + 1} = `, weightText, bar);
+    slot.append(title, key, value, score, weight);
+    slots.append(slot);
+    return { key, value, score, weightText, fill };
+  });
 
-    const slots = document.createElement('ol');
-    slots.className = 'kl-bank__slots';
-    const slotParts = KEYS.map((_, i) => {
-      const slot = document.createElement('li');
-      slot.className = 'kl-bank__slot';
-      const title = document.createElement('span');
-      title.className = 'kl-bank__slot-title';
-      setText(title, `slot ${i + 1}`);
-      const key = part('div', 'keys', 'kl-bank__line');
-      const value = part('div', 'values', 'kl-bank__line');
-      const score = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
-      const weight = part('div', 'weights', 'kl-bank__line');
-      const weightText = testNode('strong', `weight-${i + 1}`);
-      const bar = document.createElement('span');
-      bar.className = 'kl-bank__bar';
-      bar.setAttribute('aria-hidden', 'true');
-      const fill = document.createElement('span');
-      bar.append(fill);
-      weight.append(`α${i + 1} = `, weightText, bar);
-      slot.append(title, key, value, score, weight);
-      slots.append(slot);
-      return { key, value, score, weightText, fill };
-    });
+  const outputCard = part('div', 'output', 'kl-bank__card kl-bank__output');
+  const outputText = testNode('strong', 'output');
+  outputCard.append('output Σ αᵢvᵢ = ', outputText);
+  bank.append(queryCard, slots, outputCard);
 
-    const outputCard = part('div', 'output', 'kl-bank__card kl-bank__output');
-    const outputText = testNode('strong', 'output');
-    outputCard.append('output Σ αᵢvᵢ = ', outputText);
-    bank.append(queryCard, slots, outputCard);
+  const lookupLink = document.createElement('a');
+  lookupLink.className = 'kl-bank__link';
+  const linkLine = document.createElement('p');
+  linkLine.append('The same computation drawn as Figure 12.1: ', lookupLink, '.');
 
-    const lookupLink = document.createElement('a');
-    lookupLink.className = 'kl-bank__link';
-    const linkLine = document.createElement('p');
-    linkLine.append('The same computation drawn as Figure 12.1: ', lookupLink, '.');
+  const query = querySlider(params.q, host.state.q, (q) => host.update({ q }));
+  const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
 
-    const query = querySlider(params.q, host.state.q, (q) => host.update({ q }));
-    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
+  const layout = document.createElement('div');
+  layout.className = 'kl-bank__layout';
+  layout.append(jobsBox, bank);
+  host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
+  // The bank's fixed keys and values from the start; until the core answers, its scores,
+  // weights and output are blanks of about their numbers' widths (no layout shift).
+  setText(queryText, fixed(host.state.q, 2));
+  slotParts.forEach((slot, i) => {
+    setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
+    setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
+    setText(slot.score, `score s${i + 1} = ${pending('−0.000')}`);
+    setText(slot.weightText, pending('0.0000'));
+  });
+  setText(outputText, pending('0.0000'));
+  setText(lookupLink, host.embedded ? 'open the lookup' : 'the lookup above');
+  // The table's TeX is the figure's own: the page typesets only the prose before it.
+  void typeset(host.root);
 
-    const layout = document.createElement('div');
-    layout.className = 'kl-bank__layout';
-    layout.append(jobsBox, bank);
-    host.root.append(layout, controlRow(query.element, bandwidth.element), linkLine);
-    // The bank's fixed keys and values from the start; until the core answers, its scores,
-    // weights and output are blanks of about their numbers' widths (no layout shift).
-    setText(queryText, fixed(host.state.q, 2));
-    slotParts.forEach((slot, i) => {
-      setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
-      setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
-      setText(slot.score, `score s${i + 1} = ${pending('−0.000')}`);
-      setText(slot.weightText, pending('0.0000'));
-    });
-    setText(outputText, pending('0.0000'));
-    setText(lookupLink, host.embedded ? 'open the lookup' : 'the lookup above');
-    // The table's TeX is the figure's own: the page typesets only the prose before it.
-    void typeset(host.root);
-
-    function select(row: BankState['row']): void {
-      host.update({ row });
-      highlight();
-    }
-
-    function highlight(): void {
-      for (const [job, choose] of rowButtons) {
-        const selected = host.state.row === job;
-        choose.setAttribute('aria-pressed', String(selected));
-        choose.closest('tr')?.classList.toggle('kl-bank__row--selected', selected);
-      }
-      for (const node of bank.querySelectorAll<HTMLElement>('[data-part]')) {
-        node.classList.toggle('kl-bank--highlight', node.dataset.part === host.state.row);
-      }
-    }
-
-    /// The query's reading of the bank: its weights and output, and the scores behind them.
-    host.compute({
-      key: 'bank',
-      reads: ['q', 'h'],
-      ask: (state) => [call('attention', [state.q], KEYS, VALUES, 1, 1, state.h), call('logScores', [state.q], KEYS, 1, state.h)] as const,
-      draw([{ weights, outputs }, scores], { q, h }) {
-        last = { q, h, weights, scores, output: outputs[0] ?? Number.NaN };
-        setText(queryText, fixed(q, 2));
-        slotParts.forEach((slot, i) => {
-          setText(slot.score, `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`);
-          const weight = weights[i] ?? 0;
-          setText(slot.weightText, fixed(weight, 4));
-          slot.fill.style.width = `${(weight * 100).toFixed(2)}%`;
-        });
-        setText(outputText, fixed(outputs[0] ?? Number.NaN, 4));
-        if (host.embedded) {
-          lookupLink.href = `embed.html?widget=lookup&q=${q}&h=${h}`;
-          setText(lookupLink, 'open the lookup');
-        } else {
-          lookupLink.href = '#section-lookup';
-          setText(lookupLink, 'the lookup above');
-        }
-      },
-    });
-
+  function select(row: BankState['row']): void {
+    host.update({ row });
     highlight();
-  },
+  }
+
+  function highlight(): void {
+    for (const [job, choose] of rowButtons) {
+      const selected = host.state.row === job;
+      choose.setAttribute('aria-pressed', String(selected));
+      choose.closest('tr')?.classList.toggle('kl-bank__row--selected', selected);
+    }
+    for (const node of bank.querySelectorAll<HTMLElement>('[data-part]')) {
+      node.classList.toggle('kl-bank--highlight', node.dataset.part === host.state.row);
+    }
+  }
+
+  /// The query's reading of the bank: its weights and output, and the scores behind them.
+  host.compute({
+    key: 'bank',
+    reads: ['q', 'h'],
+    ask: (state) => [call('attention', [state.q], KEYS, VALUES, 1, 1, state.h), call('logScores', [state.q], KEYS, 1, state.h)] as const,
+    draw([{ weights, outputs }, scores], { q, h }) {
+      last = { q, h, weights, scores, output: outputs[0] ?? Number.NaN };
+      setText(queryText, fixed(q, 2));
+      slotParts.forEach((slot, i) => {
+        setText(slot.score, `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`);
+        const weight = weights[i] ?? 0;
+        setText(slot.weightText, fixed(weight, 4));
+        slot.fill.style.width = `${(weight * 100).toFixed(2)}%`;
+      });
+      setText(outputText, fixed(outputs[0] ?? Number.NaN, 4));
+      if (host.embedded) {
+        lookupLink.href = `embed.html?widget=lookup&q=${q}&h=${h}`;
+        setText(lookupLink, 'open the lookup');
+      } else {
+        lookupLink.href = '#section-lookup';
+        setText(lookupLink, 'the lookup above');
+      }
+    },
+  });
+
+  highlight();
 });

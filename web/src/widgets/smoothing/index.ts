@@ -31,201 +31,194 @@ const params = {
 } as const;
 const BANDWIDTH_SPEC = { min: params.bandwidths.min, max: params.bandwidths.max, scale: 'log' } as const;
 
-export default defineWidget({
-  name: 'smoothing',
-  ...meta,
-  params,
-  prose,
+export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host) => {
+  let lab: ChapterSample | null = null;
+  /// The laboratory's noise σ, fetched the first time the band is shown.
+  let noise: number | null = null;
+  const curves: (Float64Array | null)[] = [];
+  /// Each curve's exact pointwise standard deviation (while the band is shown).
+  const deviations: (Float64Array | null)[] = [];
+  /// What each curve was last asked for: a curve is asked again only when its bandwidth changed,
+  /// or when the band is shown and its sd is not yet asked for.
+  let asked: ({ h: number; band: boolean } | undefined)[] = [];
+  host.provideExport('predictions', () => lab, (current) => {
+    const { bandwidths, band } = host.state;
+    const header = ['query', 'truth', ...bandwidths.map((h) => `prediction h=${h}`), ...(band ? bandwidths.map((h) => `sd h=${h}`) : [])];
+    return [
+      header,
+      ...Array.from(current.dense, (q, j) => [
+        q,
+        current.truth[j] ?? null,
+        ...curves.map((curve) => curve?.[j] ?? null),
+        ...(band ? bandwidths.map((_, i) => deviations[i]?.[j] ?? null) : []),
+      ]),
+    ];
+  });
 
-  mount(host) {
-    let lab: ChapterSample | null = null;
-    /// The laboratory's noise σ, fetched the first time the band is shown.
-    let noise: number | null = null;
-    const curves: (Float64Array | null)[] = [];
-    /// Each curve's exact pointwise standard deviation (while the band is shown).
-    const deviations: (Float64Array | null)[] = [];
-    /// What each curve was last asked for: a curve is asked again only when its bandwidth changed,
-    /// or when the band is shown and its sd is not yet asked for.
-    let asked: ({ h: number; band: boolean } | undefined)[] = [];
-    host.provideExport('predictions', () => lab, (current) => {
-      const { bandwidths, band } = host.state;
-      const header = ['query', 'truth', ...bandwidths.map((h) => `prediction h=${h}`), ...(band ? bandwidths.map((h) => `sd h=${h}`) : [])];
-      return [
-        header,
-        ...Array.from(current.dense, (q, j) => [
-          q,
-          current.truth[j] ?? null,
-          ...curves.map((curve) => curve?.[j] ?? null),
-          ...(band ? bandwidths.map((_, i) => deviations[i]?.[j] ?? null) : []),
-        ]),
-      ];
-    });
+  const { box, canvas } = chartCanvas(
+    'One fixed noisy sample under several bandwidths: the truth curve, the 60 noisy observations and one prediction curve per bandwidth',
+    'kl-chart kl-chart--tall',
+  );
+  const chart = host.own(sampleChart(canvas, DENSE));
+  const sliderRow = controlRow();
+  const addButton = button('Add a bandwidth', () => {
+    if (host.state.bandwidths.length >= MAX_CURVES) return;
+    setBandwidths([...host.state.bandwidths, 0.3]);
+  });
+  const bandButton = button('', () => {
+    host.update({ band: !host.state.band });
+    renderBandButton();
+    paint();
+    renderTable();
+  });
+  const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
+  const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
+  host.root.append(box, sliderRow, controlRow(addButton, bandButton), table.element);
 
-    const { box, canvas } = chartCanvas(
-      'One fixed noisy sample under several bandwidths: the truth curve, the 60 noisy observations and one prediction curve per bandwidth',
-      'kl-chart kl-chart--tall',
-    );
-    const chart = host.own(sampleChart(canvas, DENSE));
-    const sliderRow = controlRow();
-    const addButton = button('Add a bandwidth', () => {
-      if (host.state.bandwidths.length >= MAX_CURVES) return;
-      setBandwidths([...host.state.bandwidths, 0.3]);
-    });
-    const bandButton = button('', () => {
-      host.update({ band: !host.state.band });
-      renderBandButton();
-      paint();
-      renderTable();
-    });
-    const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
-    const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
-    host.root.append(box, sliderRow, controlRow(addButton, bandButton), table.element);
+  function renderBandButton(): void {
+    setText(bandButton, host.state.band ? 'Hide the ±2 sd bands' : 'Show the ±2 sd bands');
+    bandButton.setAttribute('aria-pressed', String(host.state.band));
+  }
 
-    function renderBandButton(): void {
-      setText(bandButton, host.state.band ? 'Hide the ±2 sd bands' : 'Show the ±2 sd bands');
-      bandButton.setAttribute('aria-pressed', String(host.state.band));
-    }
+  function curveColor(i: number): string {
+    return host.colors.series[i % host.colors.series.length] ?? host.colors.orange;
+  }
 
-    function curveColor(i: number): string {
-      return host.colors.series[i % host.colors.series.length] ?? host.colors.orange;
-    }
-
-    function paint(): void {
-      const current = lab;
-      if (!current) return;
-      const { bandwidths, band } = host.state;
-      scheduleFrame(chart, () => {
-        setDatasets(chart, [
-          ...sampleDatasets(host.colors, current, 'one noisy sample'),
-          ...bandwidths.map((h, i) => predictionCurve(`h=${fixed(h, 2)}`, curveColor(i), current.dense, curves[i] ?? new Float64Array(0), 1.8)),
-          ...(band ? bandwidths.flatMap((h, i) => bandEdges(current.dense, curves[i], deviations[i], curveColor(i), `h=${fixed(h, 2)} ±2 sd`, 0.8)) : []),
-        ]);
-      });
-    }
-
-    function renderTable(): void {
-      const current = lab;
-      if (!current) return;
-      const { bandwidths, band } = host.state;
-      const head = table.table.tHead?.rows[0]?.cells;
-      TABLE_INDICES.forEach((index, i) => {
-        const cell = head?.[i + 1];
-        const text = `q = ${fixed(current.dense[index] ?? Number.NaN, 2)}`;
-        // Written only when it changes: a rewritten cell is laid out again on every frame of a drag.
-        if (cell) setText(cell, text);
-      });
-      table.setRows([
-        ['truth f(q)', ...TABLE_INDICES.map((index) => fixed(current.truth[index] ?? Number.NaN, 4))],
-        ...bandwidths.map((h, i) => [
-          `h = ${significant(h, 3)}`,
-          ...TABLE_INDICES.map((index) => (curves[i] ? fixed(curves[i]?.[index] ?? Number.NaN, 4) : '…')),
-        ]),
-        ...(band
-          ? bandwidths.map((h, i) => [
-              `sd, h = ${significant(h, 3)}`,
-              ...TABLE_INDICES.map((index) => (deviations[i] ? fixed(deviations[i]?.[index] ?? Number.NaN, 4) : '…')),
-            ])
-          : []),
+  function paint(): void {
+    const current = lab;
+    if (!current) return;
+    const { bandwidths, band } = host.state;
+    scheduleFrame(chart, () => {
+      setDatasets(chart, [
+        ...sampleDatasets(host.colors, current, 'one noisy sample'),
+        ...bandwidths.map((h, i) => predictionCurve(`h=${fixed(h, 2)}`, curveColor(i), current.dense, curves[i] ?? new Float64Array(0), 1.8)),
+        ...(band ? bandwidths.flatMap((h, i) => bandEdges(current.dense, curves[i], deviations[i], curveColor(i), `h=${fixed(h, 2)} ±2 sd`, 0.8)) : []),
       ]);
-    }
-
-    /// The laboratory's noise, asked for once the band is first shown (the band's sd needs it).
-    const noiseComputation = host.compute({
-      key: 'noise',
-      reads: ['band'],
-      ask: (state) => (state.band && lab && noise === null ? ([call('chapterConfig')] as const) : null),
-      draw([config]) {
-        noise = config.noise;
-        for (const curve of curveComputations) curve.refresh();
-      },
     });
+  }
 
-    /// One computation per curve slot: slot i asks for the curve at the i-th bandwidth and, while
-    /// the band is shown, its exact sd (without the band the laboratory module is not loaded).
-    const curveComputations = Array.from({ length: MAX_CURVES }, (_, i) =>
-      host.compute({
-        key: `curve-${i}`,
-        reads: ['bandwidths', 'band'],
-        ask(state) {
-          const h = state.bandwidths[i];
-          const current = lab;
-          if (h === undefined) asked[i] = undefined;
-          const last = asked[i];
-          const band = state.band && noise !== null;
-          if (h === undefined || !current || (state.band && !band) || (last && last.h === h && (last.band || !band))) return null;
-          asked[i] = { h, band };
-          const curve = keeping(call('attention', current.dense, current.keys, current.observed, 1, 1, h), 'outputs');
-          return band
-            ? ([curve, call('smootherAudit', current.dense, current.keys, 1, current.truthAtKeys, current.truth, noise ?? Number.NaN, h)] as const)
-            : ([curve] as const);
-        },
-        draw(results, state) {
-          if (host.state.bandwidths[i] !== state.bandwidths[i]) return;
-          curves[i] = results[0].outputs;
-          deviations[i] = results[1]?.nadarayaWatson.sd ?? null;
-          paint();
-          renderTable();
-        },
-        refused() {
-          asked[i] = undefined;
-        },
+  function renderTable(): void {
+    const current = lab;
+    if (!current) return;
+    const { bandwidths, band } = host.state;
+    const head = table.table.tHead?.rows[0]?.cells;
+    TABLE_INDICES.forEach((index, i) => {
+      const cell = head?.[i + 1];
+      const text = `q = ${fixed(current.dense[index] ?? Number.NaN, 2)}`;
+      // Written only when it changes: a rewritten cell is laid out again on every frame of a drag.
+      if (cell) setText(cell, text);
+    });
+    table.setRows([
+      ['truth f(q)', ...TABLE_INDICES.map((index) => fixed(current.truth[index] ?? Number.NaN, 4))],
+      ...bandwidths.map((h, i) => [
+        `h = ${significant(h, 3)}`,
+        ...TABLE_INDICES.map((index) => (curves[i] ? fixed(curves[i]?.[index] ?? Number.NaN, 4) : '…')),
+      ]),
+      ...(band
+        ? bandwidths.map((h, i) => [
+            `sd, h = ${significant(h, 3)}`,
+            ...TABLE_INDICES.map((index) => (deviations[i] ? fixed(deviations[i]?.[index] ?? Number.NaN, 4) : '…')),
+          ])
+        : []),
+    ]);
+  }
+
+  /// The laboratory's noise, asked for once the band is first shown (the band's sd needs it).
+  const noiseComputation = host.compute({
+    key: 'noise',
+    reads: ['band'],
+    ask: (state) => (state.band && lab && noise === null ? ([call('chapterConfig')] as const) : null),
+    draw([config]) {
+      noise = config.noise;
+      for (const curve of curveComputations) curve.refresh();
+    },
+  });
+
+  /// One computation per curve slot: slot i asks for the curve at the i-th bandwidth and, while
+  /// the band is shown, its exact sd (without the band the laboratory module is not loaded).
+  const curveComputations = Array.from({ length: MAX_CURVES }, (_, i) =>
+    host.compute({
+      key: `curve-${i}`,
+      reads: ['bandwidths', 'band'],
+      ask(state) {
+        const h = state.bandwidths[i];
+        const current = lab;
+        if (h === undefined) asked[i] = undefined;
+        const last = asked[i];
+        const band = state.band && noise !== null;
+        if (h === undefined || !current || (state.band && !band) || (last && last.h === h && (last.band || !band))) return null;
+        asked[i] = { h, band };
+        const curve = keeping(call('attention', current.dense, current.keys, current.observed, 1, 1, h), 'outputs');
+        return band
+          ? ([curve, call('smootherAudit', current.dense, current.keys, 1, current.truthAtKeys, current.truth, noise ?? Number.NaN, h)] as const)
+          : ([curve] as const);
+      },
+      draw(results, state) {
+        if (host.state.bandwidths[i] !== state.bandwidths[i]) return;
+        curves[i] = results[0].outputs;
+        deviations[i] = results[1]?.nadarayaWatson.sd ?? null;
+        paint();
+        renderTable();
+      },
+      refused() {
+        asked[i] = undefined;
+      },
+    }),
+  );
+
+  function setBandwidths(bandwidths: number[]): void {
+    curves.length = bandwidths.length;
+    deviations.length = bandwidths.length;
+    host.update({ bandwidths });
+    buildSliders();
+  }
+
+  function buildSliders(): void {
+    const { bandwidths } = host.state;
+    sliderRow.replaceChildren(
+      ...bandwidths.map((h, i) => {
+        const control = slider({
+          label: `bandwidth h${i + 1}`,
+          caption: `h${i + 1}`,
+          spec: BANDWIDTH_SPEC,
+          value: h,
+          format: (x) => significant(x, 3),
+          onInput: (x) => host.update({ bandwidths: host.state.bandwidths.map((old, j) => (j === i ? x : old)) }),
+        });
+        control.element.style.setProperty('--kl-swatch', curveColor(i));
+        control.element.classList.add('kl-control--swatch');
+        const remove = button('×', () => {
+          if (host.state.bandwidths.length <= 1) return;
+          curves.splice(i, 1);
+          deviations.splice(i, 1);
+          // Every later curve moves up a slot: each slot asks for its new bandwidth.
+          asked = [];
+          setBandwidths(host.state.bandwidths.filter((_, j) => j !== i));
+        }, 'kl-button kl-button--icon');
+        remove.setAttribute('aria-label', `Remove bandwidth h${i + 1}`);
+        remove.disabled = bandwidths.length <= 1;
+        control.element.append(remove);
+        return control.element;
       }),
     );
+    addButton.disabled = bandwidths.length >= MAX_CURVES;
+  }
 
-    function setBandwidths(bandwidths: number[]): void {
-      curves.length = bandwidths.length;
-      deviations.length = bandwidths.length;
-      host.update({ bandwidths });
-      buildSliders();
-    }
+  async function loadLaboratory(): Promise<void> {
+    lab = await loadChapterSample(host, DENSE);
+    waiting();
+    curves.length = host.state.bandwidths.length;
+    deviations.length = host.state.bandwidths.length;
+    paint();
+    noiseComputation.refresh();
+    for (const curve of curveComputations) curve.refresh();
+  }
 
-    function buildSliders(): void {
-      const { bandwidths } = host.state;
-      sliderRow.replaceChildren(
-        ...bandwidths.map((h, i) => {
-          const control = slider({
-            label: `bandwidth h${i + 1}`,
-            caption: `h${i + 1}`,
-            spec: BANDWIDTH_SPEC,
-            value: h,
-            format: (x) => significant(x, 3),
-            onInput: (x) => host.update({ bandwidths: host.state.bandwidths.map((old, j) => (j === i ? x : old)) }),
-          });
-          control.element.style.setProperty('--kl-swatch', curveColor(i));
-          control.element.classList.add('kl-control--swatch');
-          const remove = button('×', () => {
-            if (host.state.bandwidths.length <= 1) return;
-            curves.splice(i, 1);
-            deviations.splice(i, 1);
-            // Every later curve moves up a slot: each slot asks for its new bandwidth.
-            asked = [];
-            setBandwidths(host.state.bandwidths.filter((_, j) => j !== i));
-          }, 'kl-button kl-button--icon');
-          remove.setAttribute('aria-label', `Remove bandwidth h${i + 1}`);
-          remove.disabled = bandwidths.length <= 1;
-          control.element.append(remove);
-          return control.element;
-        }),
-      );
-      addButton.disabled = bandwidths.length >= MAX_CURVES;
-    }
-
-    async function loadLaboratory(): Promise<void> {
-      lab = await loadChapterSample(host, DENSE);
-      waiting();
-      curves.length = host.state.bandwidths.length;
-      deviations.length = host.state.bandwidths.length;
-      paint();
-      noiseComputation.refresh();
-      for (const curve of curveComputations) curve.refresh();
-    }
-
-    host.onTheme(() => {
-      buildSliders();
-      paint();
-    });
+  host.onTheme(() => {
     buildSliders();
-    renderBandButton();
-    loadLaboratory().catch((error: unknown) => host.showError(error));
-  },
+    paint();
+  });
+  buildSliders();
+  renderBandButton();
+  loadLaboratory().catch((error: unknown) => host.showError(error));
 });

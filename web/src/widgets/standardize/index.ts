@@ -58,120 +58,113 @@ function mapPanel(title: string, heatmap: Heatmap, ...parts: HTMLElement[]): HTM
   return panel;
 }
 
-export default defineWidget({
-  name: 'standardize',
-  ...meta,
-  params,
-  prose,
+export default defineWidget({ name: 'standardize', ...meta, params, prose }, (host) => {
+  let last: StandardizeExercise | null = null;
+  host.provideExport({
+    name: 'raw attention matrix',
+    csv: () => (last ? mapCsv(last, last.rawKeys, last.rawQueries, last.rawWeights) : []),
+  });
+  host.provideExport({
+    name: 'standardized attention matrix',
+    csv: () => (last ? mapCsv(last, last.standardizedKeys, last.standardizedQueries, last.standardizedWeights) : []),
+  });
+  host.provideExport('predictions', () => last, (result) => {
+    return [
+      ['query x1', 'query x2', 'truth', 'raw prediction', 'standardized prediction'],
+      ...Array.from(result.truthAtQueries, (truth, r) => [
+        result.rawQueries[r * FEATURES] ?? null,
+        result.rawQueries[r * FEATURES + 1] ?? null,
+        truth,
+        result.rawPredictions[r] ?? null,
+        result.standardizedPredictions[r] ?? null,
+      ]),
+    ];
+  });
 
-  mount(host) {
-    let last: StandardizeExercise | null = null;
-    host.provideExport({
-      name: 'raw attention matrix',
-      csv: () => (last ? mapCsv(last, last.rawKeys, last.rawQueries, last.rawWeights) : []),
-    });
-    host.provideExport({
-      name: 'standardized attention matrix',
-      csv: () => (last ? mapCsv(last, last.standardizedKeys, last.standardizedQueries, last.standardizedWeights) : []),
-    });
-    host.provideExport('predictions', () => last, (result) => {
-      return [
-        ['query x1', 'query x2', 'truth', 'raw prediction', 'standardized prediction'],
-        ...Array.from(result.truthAtQueries, (truth, r) => [
-          result.rawQueries[r * FEATURES] ?? null,
-          result.rawQueries[r * FEATURES + 1] ?? null,
-          truth,
-          result.rawPredictions[r] ?? null,
-          result.standardizedPredictions[r] ?? null,
-        ]),
-      ];
-    });
+  const heatmapOptions = (when: string) => ({
+    label: `Attention map ${when}: one row per query, one column per key (both sorted by feature 1), brighter cells carry more weight`,
+    xTitle: 'key feature 1 (sorted)',
+    yTitle: 'query feature 1',
+    colorbarTitle: 'weight',
+  });
+  const raw = host.own(new Heatmap(heatmapOptions('in raw units')));
+  const standardized = host.own(new Heatmap(heatmapOptions('after standardising')));
+  const rawMse = testNode('strong', 'raw-mse');
+  const standardizedMse = testNode('strong', 'standardized-mse');
+  const rawShare = testNode('strong', 'raw-share');
+  const standardizedShare = testNode('strong', 'standardized-share');
 
-    const heatmapOptions = (when: string) => ({
-      label: `Attention map ${when}: one row per query, one column per key (both sorted by feature 1), brighter cells carry more weight`,
-      xTitle: 'key feature 1 (sorted)',
-      yTitle: 'query feature 1',
-      colorbarTitle: 'weight',
-    });
-    const raw = host.own(new Heatmap(heatmapOptions('in raw units')));
-    const standardized = host.own(new Heatmap(heatmapOptions('after standardising')));
-    const rawMse = testNode('strong', 'raw-mse');
-    const standardizedMse = testNode('strong', 'standardized-mse');
-    const rawShare = testNode('strong', 'raw-share');
-    const standardizedShare = testNode('strong', 'standardized-share');
+  const panels = document.createElement('div');
+  panels.className = 'kl-charts kl-charts--pair';
+  panels.append(
+    mapPanel(
+      'Raw units',
+      raw,
+      liveReadout('kl-readout', 'feature 2’s share of ‖q − k‖²: ', rawShare),
+      liveReadout('kl-readout', 'MSE against the truth: ', rawMse),
+    ),
+    mapPanel(
+      'Standardised with training statistics',
+      standardized,
+      liveReadout('kl-readout', 'feature 2’s share of ‖q − k‖²: ', standardizedShare),
+      liveReadout('kl-readout', 'MSE against the truth: ', standardizedMse),
+    ),
+  );
 
-    const panels = document.createElement('div');
-    panels.className = 'kl-charts kl-charts--pair';
-    panels.append(
-      mapPanel(
-        'Raw units',
-        raw,
-        liveReadout('kl-readout', 'feature 2’s share of ‖q − k‖²: ', rawShare),
-        liveReadout('kl-readout', 'MSE against the truth: ', rawMse),
-      ),
-      mapPanel(
-        'Standardised with training statistics',
-        standardized,
-        liveReadout('kl-readout', 'feature 2’s share of ‖q − k‖²: ', standardizedShare),
-        liveReadout('kl-readout', 'MSE against the truth: ', standardizedMse),
-      ),
+  const statistics = dataTable('Training statistics and each feature’s share of the summed squared distance', [
+    'feature',
+    'unit',
+    'training mean',
+    'training std',
+    'share, raw',
+    'share, standardised',
+  ]);
+  const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
+  const unit = slider({
+    label: 'unit of feature 2 (multiplier)',
+    spec: params.scale2,
+    value: host.state.scale2,
+    format: (x) => precise(x, 3),
+    onInput: (scale2) => host.update({ scale2 }),
+  });
+  // The colour scale is the figure's own: the maps it has are drawn again, nothing is asked.
+  const logToggle = button('Log colour scale', () => {
+    host.update({ scale: host.state.scale === 'log' ? 'linear' : 'log' });
+    if (last) show(last);
+  });
+  host.root.append(panels, controlRow(bandwidth.element, unit.element), controlRow(logToggle), statistics.element);
+
+  function show(result: StandardizeExercise): void {
+    const { scale } = host.state;
+    raw.draw(mapFrame(result, result.rawWeights, scale));
+    standardized.draw(mapFrame(result, result.standardizedWeights, scale));
+    setText(rawMse, fixed(result.rawMse, 4));
+    setText(standardizedMse, fixed(result.standardizedMse, 4));
+    setText(rawShare, fixed(result.rawDistanceShare[1] ?? Number.NaN, 6));
+    setText(standardizedShare, fixed(result.standardizedDistanceShare[1] ?? Number.NaN, 4));
+    statistics.setRows(
+      [0, 1].map((j) => [
+        `x${j + 1}`,
+        `× ${precise(result.featureScales[j] ?? Number.NaN, 3)}`,
+        fixed(result.mean[j] ?? Number.NaN, 4),
+        fixed(result.scale[j] ?? Number.NaN, 4),
+        fixed(result.rawDistanceShare[j] ?? Number.NaN, 6),
+        fixed(result.standardizedDistanceShare[j] ?? Number.NaN, 4),
+      ]),
     );
+    logToggle.setAttribute('aria-pressed', String(scale === 'log'));
+  }
 
-    const statistics = dataTable('Training statistics and each feature’s share of the summed squared distance', [
-      'feature',
-      'unit',
-      'training mean',
-      'training std',
-      'share, raw',
-      'share, standardised',
-    ]);
-    const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => host.update({ h }));
-    const unit = slider({
-      label: 'unit of feature 2 (multiplier)',
-      spec: params.scale2,
-      value: host.state.scale2,
-      format: (x) => precise(x, 3),
-      onInput: (scale2) => host.update({ scale2 }),
-    });
-    // The colour scale is the figure's own: the maps it has are drawn again, nothing is asked.
-    const logToggle = button('Log colour scale', () => {
-      host.update({ scale: host.state.scale === 'log' ? 'linear' : 'log' });
-      if (last) show(last);
-    });
-    host.root.append(panels, controlRow(bandwidth.element, unit.element), controlRow(logToggle), statistics.element);
-
-    function show(result: StandardizeExercise): void {
-      const { scale } = host.state;
-      raw.draw(mapFrame(result, result.rawWeights, scale));
-      standardized.draw(mapFrame(result, result.standardizedWeights, scale));
-      setText(rawMse, fixed(result.rawMse, 4));
-      setText(standardizedMse, fixed(result.standardizedMse, 4));
-      setText(rawShare, fixed(result.rawDistanceShare[1] ?? Number.NaN, 6));
-      setText(standardizedShare, fixed(result.standardizedDistanceShare[1] ?? Number.NaN, 4));
-      statistics.setRows(
-        [0, 1].map((j) => [
-          `x${j + 1}`,
-          `× ${precise(result.featureScales[j] ?? Number.NaN, 3)}`,
-          fixed(result.mean[j] ?? Number.NaN, 4),
-          fixed(result.scale[j] ?? Number.NaN, 4),
-          fixed(result.rawDistanceShare[j] ?? Number.NaN, 6),
-          fixed(result.standardizedDistanceShare[j] ?? Number.NaN, 4),
-        ]),
-      );
-      logToggle.setAttribute('aria-pressed', String(scale === 'log'));
-    }
-
-    host.compute({
-      key: 'exercise',
-      reads: ['h', 'scale2'],
-      ask: (state) => [call('standardizeExercise', { bandwidth: state.h, featureScales: [1, state.scale2] })] as const,
-      draw([result]) {
-        last = result;
-        show(result);
-      },
-      refused(error, state) {
-        host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'exercise');
-      },
-    });
-  },
+  host.compute({
+    key: 'exercise',
+    reads: ['h', 'scale2'],
+    ask: (state) => [call('standardizeExercise', { bandwidth: state.h, featureScales: [1, state.scale2] })] as const,
+    draw([result]) {
+      last = result;
+      show(result);
+    },
+    refused(error, state) {
+      host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'exercise');
+    },
+  });
 });
