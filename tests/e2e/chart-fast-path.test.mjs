@@ -5,7 +5,7 @@
 // `kl-timing` leave a `kernel-lens:chart-frame` mark per chart redraw.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite } from './harness.mjs';
+import { afterDrawn, embedPath, figuresDrawn, nextFrames, openSite } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -23,14 +23,16 @@ const frames = (page) =>
 async function drag(page, name, steps) {
   const slider = page.getByRole('slider', { name });
   await slider.waitFor();
-  await page.waitForTimeout(1500);
+  await afterDrawn(page.locator('.kl-widget'));
   await slider.focus();
   const start = (await frames(page)).length;
   for (let i = 0; i < steps; i++) {
     await page.keyboard.press('ArrowRight');
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   }
-  await page.waitForTimeout(300);
+  // The last press answered and drawn.
+  await figuresDrawn(page);
+  await nextFrames(page);
   return (await frames(page)).slice(start);
 }
 

@@ -121,7 +121,9 @@ function drive(bandwidths) {
       slider.dispatchEvent(new Event('input', { bubbles: true }));
       for (let i = 0; i < 100; i++) await Promise.resolve();
       const inTask = readout.textContent !== before;
-      await new Promise((done) => setTimeout(done, 100));
+      // Settled: the figure drew what this input asked for (its drawn signal, after every answer).
+      const figure = readout.closest('.kl-widget');
+      await new Promise((done) => figure.addEventListener('kernel-lens:drawn', () => done(), { once: true }));
       out.push({ inTask, readout: readout.textContent });
     }
     return out;

@@ -192,16 +192,21 @@ function nearestParam(schema: Schema, name: string): string | null {
   return label === best.key ? best.key : `${label} (${best.key})`;
 }
 
-/// Levenshtein distance, for names of a few letters (a long name is cut first).
+/// Edit distance with swaps of neighbours counted as one edit ("kyes" is one from "keys"), for
+/// names of a few letters (a long name is cut first).
 function editDistance(a: string, b: string): number {
   const s = a.slice(0, 64);
   const t = b.slice(0, 64);
+  let before: number[] = [];
   let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
   for (let i = 1; i <= s.length; i++) {
     const current = [i];
     for (let j = 1; j <= t.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (s[i - 1] === t[j - 1] ? 0 : 1));
+      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (s[i - 1] === t[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      current[j] = best;
     }
+    before = previous;
     previous = current;
   }
   return previous[t.length] ?? 0;

@@ -1,0 +1,69 @@
+// Units of the site's pure TypeScript, run in Node through Vite's module loader (no browser):
+// the parameter schema's parsing and its notes for parameters that had no effect, and the
+// number formats the read-outs print.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { moduleLoader } from '../../scripts/widget-parameters.mjs';
+
+let server;
+let state;
+let format;
+
+const SCHEMA = {
+  h: { kind: 'number', label: 'bandwidth h', default: 0.6, min: 0.05, max: 5, scale: 'log' },
+  q: { kind: 'number', label: 'query q', default: 3.5, min: 0, max: 6, scale: 'linear', step: 0.05 },
+  keys: { kind: 'numbers', label: 'key locations', default: [1, 3, 5], min: 0, max: 6, minLength: 1, maxLength: 8 },
+  band: { kind: 'boolean', label: '±2 sd band shown', default: false },
+};
+
+before(async () => {
+  server = await moduleLoader();
+  state = await server.ssrLoadModule('/src/ui/state.ts');
+  format = await server.ssrLoadModule('/src/ui/format.ts');
+});
+after(async () => {
+  await server?.close();
+});
+
+test('parameters parse to the state, and refused values fall back with a line each', () => {
+  const parsed = state.parseState(SCHEMA, new URLSearchParams('h=0.2&q=9&keys=1,2&band=1'));
+  assert.deepEqual(parsed.state, { h: 0.2, q: 3.5, keys: [1, 2], band: true });
+  assert.deepEqual(parsed.rejected, ['q=9 (expected a number in [0, 6])']);
+  assert.deepEqual(parsed.ignored, []);
+});
+
+test('a misspelt, wrong-case or unknown parameter is named with the one it may have meant', () => {
+  const { ignored } = state.parseState(SCHEMA, new URLSearchParams('bandwith=0.2&H=2&kyes=1&foo=1&widget=lookup'), ['widget']);
+  assert.deepEqual(ignored, [
+    'bandwith is not a parameter of this figure; did you mean bandwidth h (h)?',
+    'H is not a parameter of this figure; did you mean bandwidth h (h)?',
+    'kyes is not a parameter of this figure; did you mean key locations (keys)?',
+    'foo is not a parameter of this figure',
+  ]);
+});
+
+test('a parameter given twice says which one counts', () => {
+  const parsed = state.parseState(SCHEMA, new URLSearchParams('h=1&h=2'));
+  assert.equal(parsed.state.h, 1);
+  assert.deepEqual(parsed.ignored, ['h is given 2 times; the first, h=1, counts']);
+});
+
+test('a long name or value is cut in the notes', () => {
+  const long = 'x'.repeat(5000);
+  const { ignored } = state.parseState(SCHEMA, new URLSearchParams(`${long}=1`));
+  assert.equal(ignored.length, 1);
+  assert.ok(ignored[0].length < 200, ignored[0]);
+  assert.match(ignored[0], /… \(5,000 characters\) is not a parameter/);
+});
+
+test('the state serialises only what differs from the defaults, and reads back the same', () => {
+  const params = state.serializeState(SCHEMA, { h: 0.2, q: 3.5, keys: [1, 2], band: false });
+  assert.equal(params.toString(), 'h=0.2&keys=1%2C2');
+  assert.deepEqual(state.parseState(SCHEMA, params).state, { h: 0.2, q: 3.5, keys: [1, 2], band: false });
+});
+
+test('number formats print the digits the chapter prints', () => {
+  assert.equal(format.fixed(2.74119, 4), '2.7412');
+  assert.equal(format.tuple([0.00021, 0.94131, 0.05848], 4), '(0.0002, 0.9413, 0.0585)');
+  assert.equal(format.pythonFloat(0.1), '0.1');
+});
