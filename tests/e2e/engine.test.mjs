@@ -281,7 +281,8 @@ test('a .wasm file that is a web page, or cut short, is called so', async () => 
 
 test('a slow download shows a loading note, which goes once the figure has its numbers', async () => {
   const page = await lookupWithWasm(async (route) => {
-    await new Promise((done) => setTimeout(done, 2500));
+    // Longer than the 400 ms after which the figure says it is loading.
+    await new Promise((done) => setTimeout(done, 1000));
     return route.continue();
   });
   const note = page.locator('.kl-widget__note', { hasText: 'Loading' });

@@ -95,9 +95,9 @@ test('a figure removed while its stylesheet is still loading does not hold up th
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  // A slow host: the stylesheet takes a second and a half (a removed element's link never loads).
+  // A slow host: the stylesheet takes 800 ms (a removed element's link never loads).
   await page.route('**/kernel-lens.css', async (route) => {
-    await new Promise((done) => setTimeout(done, 1500));
+    await new Promise((done) => setTimeout(done, 800));
     await route.continue().catch(() => {});
   });
   await page.goto(host.url);
@@ -106,7 +106,7 @@ test('a figure removed while its stylesheet is still loading does not hold up th
     const first = document.createElement('kernel-lens-figure');
     first.setAttribute('widget', 'lookup');
     document.getElementById('notes').append(first);
-    await new Promise((done) => setTimeout(done, 300));
+    await new Promise((done) => setTimeout(done, 100));
     first.remove();
     const next = document.createElement('kernel-lens-figure');
     next.id = 'next';

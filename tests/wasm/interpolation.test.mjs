@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadKernelLens, readFixture } from './load.mjs';
+import { nonEmpty } from './fixtures.mjs';
 
 const fixture = readFixture('interpolation.json');
 const kl = await loadKernelLens();
@@ -15,7 +16,7 @@ function assertClose(actual, expected, tolerance) {
 }
 
 test('sortedKeyPosition reproduces np.interp(queries, keys, arange(n)) on the chapter keys', () => {
-  for (const trace of fixture.traces) {
+  for (const trace of nonEmpty(fixture.traces, 'traces')) {
     const positions = kl.sortedKeyPosition(trace.queries, Float64Array.from(trace.keys));
     assert.ok(positions instanceof Float64Array);
     assertClose(positions, trace.positions, 1e-12);
@@ -33,7 +34,7 @@ test('the chapter dataset gives the same keys and trace as NumPy', () => {
 });
 
 test('interp matches numpy.interp inside, outside and on repeated points', () => {
-  for (const example of fixture.cases) {
+  for (const example of nonEmpty(fixture.cases, 'cases')) {
     assertClose(kl.interp(example.x, example.xp, example.fp), example.expected, 1e-12);
   }
 });

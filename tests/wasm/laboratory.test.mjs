@@ -4,6 +4,7 @@ import { before, test } from 'node:test';
 
 import { hexDoubles, relativeClose } from './lab-fixture.mjs';
 import { loadKernelLens, readFixture } from './load.mjs';
+import { nonEmpty } from './fixtures.mjs';
 
 let kl;
 const fixture = readFixture('laboratory.json');
@@ -61,7 +62,7 @@ test("biasVarianceSweep prints the chapter's table and grid minimum", () => {
 test('biasVarianceSweep and exactRisk agree with NumPy for the chapter and other configurations', () => {
   assertRows(kl.biasVarianceSweep(), fixture.chapter.sweep);
   assertRows(kl.exactRisk({ bandwidths: fixture.chapter.exactRiskBandwidths }), fixture.chapter.exactRisk);
-  for (const other of fixture.other) {
+  for (const other of nonEmpty(fixture.other, 'other')) {
     assertRows(kl.biasVarianceSweep(other.config), other.sweep);
     assertRows(kl.exactRisk(other.config), other.exactRisk);
   }
@@ -101,7 +102,7 @@ test('linspace and truth', () => {
 });
 
 test('bandwidthSelection (exercise 3) matches NumPy', () => {
-  for (const e of fixture.selection) {
+  for (const e of nonEmpty(fixture.selection, 'selection')) {
     const r = kl.bandwidthSelection(e.config);
     assert.deepEqual(Array.from(r.trainKeys), Array.from(hexDoubles(e.trainKeys)));
     assert.deepEqual(Array.from(r.testKeys), Array.from(hexDoubles(e.testKeys)));
@@ -122,7 +123,7 @@ test('bandwidthSelection (exercise 3) matches NumPy', () => {
 });
 
 test('standardizeExercise (exercise 5) matches NumPy', () => {
-  for (const e of fixture.standardize) {
+  for (const e of nonEmpty(fixture.standardize, 'standardize')) {
     const r = kl.standardizeExercise(e.config);
     const n = e.config.keys;
     assertClose(r.rawKeys, hexDoubles(e.rawKeys), 'rawKeys', 1e-15);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadKernelLens, readFixture } from './load.mjs';
+import { nonEmpty } from './fixtures.mjs';
 
 let kl;
 let fixture;
@@ -19,7 +20,7 @@ function assertClose(actual, expected, tolerance, label) {
 }
 
 test('weights and outputs agree with NumPy to 1e-10 for every kernel, d and p', () => {
-  for (const [i, c] of fixture.cases.entries()) {
+  for (const [i, c] of nonEmpty(fixture.cases, 'cases').entries()) {
     const result = kl.localLinear(c.queries, c.keys, c.values, c.d, c.bandwidth, c.kernel);
     const label = `case ${i} (${c.kernel}, d=${c.d}, p=${c.p})`;
     assertClose(result.weights, c.weights, 1e-10, `${label} weights`);

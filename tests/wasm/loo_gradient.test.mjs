@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadKernelLens, readFixture } from './load.mjs';
+import { nonEmpty } from './fixtures.mjs';
 
 let kl;
 let fixture;
@@ -23,11 +24,11 @@ function check(c, label) {
 }
 
 test('the chapter sample: risk to 1e-10, gradient to 1e-6 relative of the finite differences', () => {
-  for (const c of fixture.chapter) check(c, `h = ${c.bandwidth}`);
+  for (const c of nonEmpty(fixture.chapter, 'chapter')) check(c, `h = ${c.bandwidth}`);
 });
 
 test('random keys, d = 1..3', () => {
-  for (const [i, c] of fixture.cases.entries()) check(c, `case ${i} (d = ${c.d})`);
+  for (const [i, c] of nonEmpty(fixture.cases, 'cases').entries()) check(c, `case ${i} (d = ${c.d})`);
 });
 
 test('a small step against the gradient lowers the risk', () => {

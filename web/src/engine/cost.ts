@@ -103,7 +103,7 @@ class Args {
   /// The number of numbers in argument `i` (an array, a typed array or `resultOf`).
   length(i: number): number {
     const arg = this.args[i];
-    if (ArrayBuffer.isView(arg)) return (arg as unknown as { length?: number }).length ?? arg.byteLength / 8;
+    if (ArrayBuffer.isView(arg)) return 'length' in arg && typeof arg.length === 'number' ? arg.length : arg.byteLength / 8;
     if (Array.isArray(arg)) return arg.length;
     if (typeof arg === 'string') return arg.length;
     if (arg !== null && typeof arg === 'object' && '$result' in arg) {

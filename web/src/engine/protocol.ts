@@ -78,9 +78,10 @@ export interface EarlierResult {
   $result: number;
 }
 
-export function resultOf<T>(index: number): T {
+export function resultOf<T>(index: number): T & EarlierResult {
   const placeholder: EarlierResult = { $result: index };
-  return placeholder as unknown as T;
+  // Taken as a T by the typed call it is passed to; the engine replaces it before the core sees it.
+  return placeholder as T & EarlierResult;
 }
 
 /// A typed call description: `call('attention', q, k, v, 1, 1, h)`.

@@ -8,11 +8,8 @@ import createCore from 'kernel-lens-wasm/kernel_lens_core.mjs';
 import { errorPayload, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
 import type { CallResponse, PageMessage, StartedMessage } from './protocol';
 
-interface WorkerScope {
-  postMessage(message: unknown, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<PageMessage>) => void): void;
-}
-const scope = self as unknown as WorkerScope;
+/// The worker's global scope (web/tsconfig.worker.json compiles this file with lib webworker).
+const scope = self as DedicatedWorkerGlobalScope;
 
 /// Every figure calls the core; the laboratory's factory script is fetched by its first call.
 const FACTORIES: Record<ModulePart, () => Promise<Factory>> = {
