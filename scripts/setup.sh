@@ -58,7 +58,11 @@ npm_ci() {
 }
 
 npm_ci .
-# Docusaurus, pinned by its own lock file beside the recipe: only the host tests build it.
+# Docusaurus, Eleventy and Marp, each pinned by its own lock file beside its recipe: only the host
+# tests build them. Marp's puppeteer-core downloads no browser (PDF export would use /usr/bin/chromium).
 if $hosts; then
-  npm_ci tests/hosts/recipes/docusaurus
+  export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+  for recipe in docusaurus eleventy marp; do
+    npm_ci "tests/hosts/recipes/$recipe"
+  done
 fi

@@ -1,6 +1,6 @@
 // The recipe sites of docs/embedding.md beyond the VitePress site and the reveal.js deck:
 // MkDocs 1.4 (both ways), Sphinx + MyST with sphinx-book-theme, Quarto's pandoc core (Debian
-// packages) and Docusaurus 3 (the lock file beside its recipe), all installed by
+// packages), Docusaurus 3, Eleventy 3 and Marp CLI 4 (each from the lock file beside its recipe), all installed by
 // `scripts/setup.sh --hosts`. Each is built with the host's own tool into build/hosts/recipes/
 // by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs.
 // KERNEL_LENS_DOCUSAURUS_MODULES names another node_modules folder with @docusaurus/core and
@@ -26,6 +26,18 @@ function run(command, args, cwd) {
 const docusaurusModules = process.env.KERNEL_LENS_DOCUSAURUS_MODULES
   ? resolve(process.env.KERNEL_LENS_DOCUSAURUS_MODULES)
   : join(here, 'docusaurus', 'node_modules');
+/// A recipe installed by `npm ci` in its own folder (tests/hosts/recipes/<dir>/package-lock.json).
+const pinned = (dir, name) => {
+  const manifest = join(here, dir, 'node_modules', name, 'package.json');
+  return {
+    installed: () => existsSync(manifest),
+    version: () => `${name} ${JSON.parse(readFileSync(manifest, 'utf8')).version}`,
+    bin: (path) => join(here, dir, 'node_modules', name, path),
+  };
+};
+const eleventy = pinned('eleventy', '@11ty/eleventy');
+const marp = pinned('marp', '@marp-team/marp-cli');
+
 const SETUP = '`bash scripts/setup.sh --hosts` installs it';
 
 function buildDocusaurus() {
@@ -86,6 +98,24 @@ export const RECIPES = [
     version: () => `@docusaurus/core ${JSON.parse(readFileSync(join(docusaurusModules, '@docusaurus/core/package.json'), 'utf8')).version}`,
     build: buildDocusaurus,
     darkSwitch: darkDataTheme,
+  },
+  {
+    name: 'Eleventy 3 (script in the layout head, figures as raw HTML in Markdown, one folded in <details>)',
+    dir: 'eleventy',
+    installed: eleventy.installed,
+    version: eleventy.version,
+    build: () => run('node', [eleventy.bin('cmd.cjs'), '--quiet', `--output=${join(out, 'eleventy')}`], join(here, 'eleventy')),
+    folded: true,
+  },
+  {
+    // A Marp deck is checked by tests/hosts/marp.test.mjs (one figure a slide), not by recipes.test.mjs.
+    name: 'Marp CLI 4 (bespoke HTML deck; the script and figures as HTML in the Markdown, --html)',
+    dir: 'marp',
+    deck: true,
+    installed: marp.installed,
+    version: marp.version,
+    build: () =>
+      run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', '--quiet', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
   },
 ];
 
