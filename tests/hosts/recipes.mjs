@@ -115,7 +115,7 @@ export const RECIPES = [
     installed: marp.installed,
     version: marp.version,
     build: () =>
-      run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', '--quiet', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
+      run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
   },
 ];
 
