@@ -100,12 +100,11 @@ export const RECIPES = [
     darkSwitch: darkDataTheme,
   },
   {
-    name: 'Eleventy 3 (script in the layout head, figures as raw HTML in Markdown, one folded in <details>)',
+    name: 'Eleventy 3 (script in the layout head, figures as raw HTML in Markdown)',
     dir: 'eleventy',
     installed: eleventy.installed,
     version: eleventy.version,
     build: () => run('node', [eleventy.bin('cmd.cjs'), '--quiet', `--output=${join(out, 'eleventy')}`], join(here, 'eleventy')),
-    folded: true,
   },
   {
     // A Marp deck is checked by tests/hosts/marp.test.mjs (one figure a slide), not by recipes.test.mjs.

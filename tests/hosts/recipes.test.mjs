@@ -4,7 +4,7 @@
 // Chromium: the custom element and the iframe show the chapter's numbers, a focused slider
 // answers ArrowRight, the iframe sizes itself with no inline code, the host's dark switch is
 // followed where the host has one, print media hides the buttons, and nothing is logged as an
-// error. Where the page folds a worker-using figure (smoothing) into a closed <details>, both
+// error. Each page folds a worker-using figure (smoothing) into a closed <details>; both
 // forms draw it once the reader opens it: the element's `ready`, the iframe's `data-kl-ready`. KERNEL_LENS_RECIPES=text checks only the recipes whose folder name contains `text`.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -75,7 +75,7 @@ for (const recipe of RECIPES.filter((candidate) => !candidate.deck && candidate.
     assert.equal(await visibleButtons(), 0, 'print media hides the buttons');
     await page.emulateMedia({ media: 'screen' });
 
-    if (recipe.folded) await openFolded(page);
+    await openFolded(page);
 
     assert.deepEqual(errors, [], `console errors (failed requests: ${failures.join('; ')})`);
     await context.close();
