@@ -114,6 +114,18 @@ export async function smoothingDrawn(scope) {
   assert.ok(sizes.length > 0 && sizes.every((size) => size > 0), `canvas sizes ${sizes}`);
 }
 
+/// Opens the closed <details id="more"> and checks the smoothing figure in it, both forms.
+export async function openFolded(page) {
+  const element = page.locator('#figure-smoothing');
+  assert.equal(await element.isVisible(), false, 'the figure starts folded away');
+  await page.locator('#more > summary').click();
+  await element.evaluate((node) => node.ready);
+  await smoothingDrawn(element.locator('.kl-widget'));
+  await settledFrame(page, '#frame-smoothing');
+  await page.waitForSelector('#frame-smoothing[data-kl-ready]');
+  await smoothingDrawn(page.frameLocator('#frame-smoothing').locator('.kl-widget'));
+}
+
 /// Scrolls an iframe into view and waits until its height fits its document (no inner scroll bar,
 /// taller than `min`).
 export async function settledFrame(page, selector, min = 300, timeout = 15000) {

@@ -10,20 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, smoothingDrawn, themeOf, waitForText } from './harness.mjs';
+import { CHAPTER, middleWeight, openFolded, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
 import { RECIPES, recipesDir as out } from './recipes.mjs';
-
-/// Opens the closed <details id="more"> and checks the smoothing figure in it, both forms.
-async function openFolded(page) {
-  const element = page.locator('#figure-smoothing');
-  assert.equal(await element.isVisible(), false, 'the figure starts folded away');
-  await page.locator('#more > summary').click();
-  await element.evaluate((node) => node.ready);
-  await smoothingDrawn(element.locator('.kl-widget'));
-  await settledFrame(page, '#frame-smoothing');
-  await page.waitForSelector('#frame-smoothing[data-kl-ready]');
-  await smoothingDrawn(page.frameLocator('#frame-smoothing').locator('.kl-widget'));
-}
 
 let hosts;
 before(async () => {
