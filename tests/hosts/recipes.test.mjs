@@ -1,15 +1,16 @@
 // docs/embedding.md's recipes beyond the VitePress site and the reveal.js deck (Docusaurus,
-// MkDocs, Sphinx + MyST, Quarto's pandoc core), checked as a reader meets them: each recipe site
+// MkDocs, Sphinx + MyST, Quarto's pandoc core, Eleventy, Starlight), checked as a reader meets them: each recipe site
 // (tests/hosts/recipes.mjs, built by tests/hosts/build.mjs) is served on one origin with dist/ on another (CORS only, no isolation headers) and checked in
 // Chromium: the custom element and the iframe show the chapter's numbers, a focused slider
 // answers ArrowRight, the iframe sizes itself with no inline code, the host's dark switch is
 // followed where the host has one, print media hides the buttons, and nothing is logged as an
-// error. KERNEL_LENS_RECIPES=text checks only the recipes whose folder name contains `text`.
+// error. Each page folds a worker-using figure (smoothing) into a closed <details>; both
+// forms draw it once the reader opens it: the element's `ready`, the iframe's `data-kl-ready`. KERNEL_LENS_RECIPES=text checks only the recipes whose folder name contains `text`.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
+import { CHAPTER, middleWeight, openFolded, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
 import { RECIPES, recipesDir as out } from './recipes.mjs';
 
 let hosts;
@@ -20,7 +21,7 @@ after(async () => {
   await hosts?.close();
 });
 
-for (const recipe of RECIPES.filter((candidate) => candidate.dir.includes(process.env.KERNEL_LENS_RECIPES ?? ''))) {
+for (const recipe of RECIPES.filter((candidate) => !candidate.deck && candidate.dir.includes(process.env.KERNEL_LENS_RECIPES ?? ''))) {
   test(recipe.name, async (t) => {
     assert.ok(existsSync(join(out, recipe.dir, 'index.html')), `build/hosts/recipes/${recipe.dir} is missing: run \`node tests/hosts/build.mjs\``);
     t.diagnostic(recipe.version().split('\n')[0]);
@@ -61,6 +62,8 @@ for (const recipe of RECIPES.filter((candidate) => candidate.dir.includes(proces
     await page.emulateMedia({ media: 'print' });
     assert.equal(await visibleButtons(), 0, 'print media hides the buttons');
     await page.emulateMedia({ media: 'screen' });
+
+    await openFolded(page);
 
     assert.deepEqual(errors, [], `console errors (failed requests: ${failures.join('; ')})`);
     await context.close();

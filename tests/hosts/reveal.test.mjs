@@ -3,10 +3,10 @@
 // window with a CSS transform. Checks: both embed forms render the chapter's numbers, the host's
 // 42 px centred slide text stops at the figure, ArrowRight on a focused slider moves the slider and
 // not the slide, the iframe sizes itself, a click on the scaled chart adds the point under the
-// pointer, and print media hides the buttons.
+// pointer, print media hides the buttons, and worker-using figures on later slides draw when shown.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, waitForText } from './harness.mjs';
+import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, smoothingDrawn, waitForText } from './harness.mjs';
 
 const SCALED = { width: 1000, height: 760 }; // reveal.js scale ≈ 0.76
 const UNSCALED = { width: 1400, height: 1100 }; // scale 1 (maxScale: 1)
@@ -132,6 +132,20 @@ test('print media hides the buttons of the figure on a slide', async () => {
   assert.ok((await visibleButtons()).length > 0);
   await page.emulateMedia({ media: 'print' });
   assert.deepEqual(await visibleButtons(), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('worker-using figures on slides not yet shown draw when turned to, both forms', async () => {
+  const { page, errors, context } = await openSlide(0);
+  const element = page.locator('#figure-smoothing');
+  assert.equal(await element.isVisible(), false, 'the smoothing slide is not shown yet');
+  await page.evaluate(() => window.deck.slide(3));
+  await element.evaluate((node) => node.ready);
+  await smoothingDrawn(element.locator('.kl-widget'));
+  await page.evaluate(() => window.deck.slide(4));
+  await page.waitForSelector('#frame-smoothing[data-kl-ready]');
+  await smoothingDrawn(page.frameLocator('#frame-smoothing').locator('.kl-widget'));
   assert.deepEqual(errors, []);
   await context.close();
 });

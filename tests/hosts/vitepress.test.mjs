@@ -2,10 +2,11 @@
 // Kernel Lens from a second origin that sends only `Access-Control-Allow-Origin: *`: both embed
 // forms render the chapter's numbers and answer the keyboard, the iframe sizes itself with no
 // inline code, client-side navigation leaves one worker and one figure, the figure follows
-// VitePress's dark switch, and print media hides the buttons.
+// VitePress's dark switch, print media hides the buttons, and a worker-using figure folded into a
+// closed <details> draws when opened.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
+import { CHAPTER, middleWeight, openFolded, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
 
 let hosts;
 before(async () => {
@@ -153,6 +154,13 @@ test('the standalone file from the site\'s public/ folder works on the host\'s o
   const { page, errors, context } = await hosts.open('notes/offline.html');
   const frame = page.frameLocator('#frame-standalone');
   assert.equal(await waitForText(frame.getByTestId('prediction'), /\d/, 30000), CHAPTER.prediction);
+  assertNoErrors(errors);
+  await context.close();
+});
+
+test('a worker-using figure folded into a closed <details> draws when opened, both forms', async () => {
+  const { page, errors, context } = await hosts.open('notes/folded.html');
+  await openFolded(page);
   assertNoErrors(errors);
   await context.close();
 });
