@@ -76,7 +76,7 @@ test('every widget keeps its prose in prose.html (single backslashes), and its o
     assert.doesNotMatch(index, /\bprose\s*:\s*[`'"]/, `${name}/index.ts holds its prose as a string`);
     // The order and caption live in meta.ts, which the page reads before the figure's script.
     const meta = readFileSync(new URL('meta.ts', widgetSource(name)), 'utf8');
-    assert.match(index, /^\s*\.\.\.meta,$/m, `${name}/index.ts takes its order and caption from meta.ts`);
+    assert.match(index, /defineWidget\(\{[^}]*\.\.\.meta\b/, `${name}/index.ts takes its order and caption from meta.ts`);
     const order = /^\s*order:\s*([\d.]+),/m.exec(meta)?.[1];
     assert.ok(order, `${name} has an order`);
     assert.ok(!orders.has(order), `${name} and ${orders.get(order)} share the order ${order}`);
