@@ -158,14 +158,15 @@ export async function afterDrawn(figure, action, timeout = 15000) {
 }
 
 /// Waits until every figure mounted on the page has drawn and none has work under way (the
-/// full page mounts figures as the reader nears them: this speaks of those mounted).
-export async function figuresDrawn(page, timeout = 30000) {
+/// full page mounts figures as the reader nears them: this speaks of those mounted, at least
+/// `atLeast` of them: 0 where none may have mounted yet).
+export async function figuresDrawn(page, timeout = 30000, atLeast = 1) {
   await page.waitForFunction(
-    () => {
+    (least) => {
       const figures = [...document.querySelectorAll('.kl-widget')];
-      return figures.length > 0 && figures.every((figure) => figure.dataset.klDrawn && !figure.hasAttribute('data-kl-busy'));
+      return figures.length >= least && figures.every((figure) => figure.dataset.klDrawn && !figure.hasAttribute('data-kl-busy'));
     },
-    null,
+    atLeast,
     { timeout },
   );
 }
