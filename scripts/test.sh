@@ -6,33 +6,74 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh --hosts
+started=$SECONDS
+phase_started=$SECONDS
+phase_name=""
+timings=()
+# Prints "== name ==" and notes how long the previous phase took; the list is printed at the end.
+phase() {
+  if [ -n "$phase_name" ]; then timings+=("$(printf '%5ss  %s' $((SECONDS - phase_started)) "$phase_name")"); fi
+  phase_name=$1
+  phase_started=$SECONDS
+  [ -n "$1" ] && echo "== $1 =="
+  return 0
+}
 
-echo "== native build (Release) =="
+recipes_pid=""
+# On any exit: stop a background install still running, and print the time each phase took.
+finish() {
+  local status=$?
+  [ -n "$recipes_pid" ] && kill "$recipes_pid" 2>/dev/null
+  phase ""
+  echo "== time per phase (total $((SECONDS - started)) s, exit status $status) =="
+  printf '%s\n' "${timings[@]}"
+}
+trap finish EXIT
+
+phase "set-up (Debian packages, npm packages)"
+bash scripts/setup.sh --hosts-system
+# The host recipes' npm packages install in the background while the native builds compile.
+mkdir -p build
+recipes_log=build/host-recipes-install.log
+bash scripts/setup.sh --host-recipes >"$recipes_log" 2>&1 &
+recipes_pid=$!
+
+phase "native build (Release)"
 bash scripts/build-native.sh
-echo "== native build (ASan + UBSan) =="
+phase "native build (ASan + UBSan)"
 BUILD_DIR=build/native-sanitize BUILD_TYPE=Debug CMAKE_ARGS="-DKERNEL_LENS_SANITIZE=ON" bash scripts/build-native.sh
 
-echo "== wasm build =="
+phase "wasm build"
 bash scripts/build-wasm.sh
-echo "== site build =="
+phase "site build"
 npm run --silent typecheck
 npm run --silent build:web
-echo "== size budget =="
+phase "size budget"
 node scripts/check-budget.mjs
 
-echo "== fuzz smoke pass (libFuzzer + ASan + UBSan, ${FUZZ_SMOKE_RUNS:-20000} runs per target from a fixed seed) =="
+phase "fuzz smoke pass (libFuzzer + ASan + UBSan, ${FUZZ_SMOKE_RUNS:-20000} runs per target from a fixed seed)"
 FUZZ_RUNS=${FUZZ_SMOKE_RUNS:-20000} bash scripts/fuzz.sh
 
-echo "== native tests under ASan + UBSan =="
+phase "native tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/native-sanitize --output-on-failure -j 2
-echo "== native tests =="
+phase "native tests"
 ctest --test-dir build/native --output-on-failure -j 2
 
-echo "== JavaScript tests (units, wasm in Node, the docs against the code, browser) =="
+phase "JavaScript tests (units, wasm in Node, the docs against the code, browser)"
 node --test --test-concurrency=2 tests/unit/ tests/wasm/ tests/docs/ tests/e2e/
 
-echo "== host sites (VitePress, reveal.js, Docusaurus, MkDocs, Sphinx + MyST, pandoc) =="
+phase "host recipes' npm packages (installed in the background)"
+wait_status=0
+wait "$recipes_pid" || wait_status=$?
+recipes_pid=""
+if ((wait_status != 0)); then
+  cat "$recipes_log" >&2
+  echo "test: the host recipes' npm packages did not install" >&2
+  exit 1
+fi
+cat "$recipes_log"
+phase "host sites (VitePress, reveal.js, Docusaurus, Eleventy, Starlight, Marp, Slidev, MkDocs, Sphinx + MyST, pandoc)"
 node tests/hosts/build.mjs
 node --test --test-concurrency=2 tests/hosts/*.test.mjs
+phase ""
