@@ -24,8 +24,8 @@ test('lookup shows the chapter weights and prediction at q = 3.5, h = 0.6', asyn
   const prediction = page.getByTestId('prediction');
   assert.equal(await waitForText(prediction, /\d/), CHAPTER.prediction);
   assert.deepEqual(await weightCells(page), CHAPTER.weights);
-  // The weights' sum as the chapter prints it (weights.sum() → 1.0), from the core's rowSums.
-  assert.equal(await waitForText(page.locator('.kl-table tfoot td:nth-child(4)'), /^\d/), '1.0');
+  // The weights' sum from the core's rowSums, in the weight column's four decimals.
+  assert.equal(await waitForText(page.locator('.kl-table tfoot td:nth-child(4)'), /^\d/), '1.0000');
   await afterDrawn(page.locator('figure.kl-widget'));
   await screenshot(page, 'lookup');
   assert.deepEqual(errors, []);
@@ -45,6 +45,13 @@ test('the bandwidth and query sliders have accessible names and work from the ke
   await query.focus();
   await page.keyboard.press('ArrowLeft');
   await waitForText(prediction, new RegExp(`^(?!${wider.replace('.', '\\.')}$)`));
+  assert.deepEqual(errors, []);
+});
+
+test('the sum row keeps the column’s four decimals where the core’s sum is 0.9999999999999999', async () => {
+  // At q = 0.1, h = 0.6 the three chapter weights add up to 1 − 2⁻⁵³ in double precision.
+  const { page, errors } = await site.newPage(embedPath('lookup', { q: '0.1', h: '0.6' }));
+  assert.equal(await waitForText(page.locator('.kl-table tfoot td:nth-child(4)'), /^\d/), '1.0000');
   assert.deepEqual(errors, []);
 });
 

@@ -1,7 +1,7 @@
 /// Figure 12.1, live: a three-point Gaussian lookup. Drag the query or the points, add points by
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../ui/controls';
-import { fixed, pending, precise, pythonFloat } from '../../ui/format';
+import { fixed, pending, precise } from '../../ui/format';
 import { call } from '../../engine';
 import { defineWidget } from '../../ui/host/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
@@ -95,7 +95,7 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
   /// Each row's Remove button, kept across frames (a drag rewrites only the numbers).
   const removeButtons: HTMLButtonElement[] = [];
   renderTable({ keys: host.state.keys, values: host.state.values, weights: null });
-  table.setFooter(['sum', '', '', pending('1.0'), '']);
+  table.setFooter(['sum', '', '', pending('1.0000'), '']);
 
   /// The points' rows; until the core's first answer (`weights` null), the weights are blanks of
   /// their width, so the answer arriving shifts nothing.
@@ -144,13 +144,14 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
     },
   });
 
-  /// The weights' "sum: 1.0", as the chapter's print(..., weights.sum()) shows it.
+  /// The weights' sum from the core, in the weight column's own four decimals (a sum like
+  /// 0.9999999999999999 is one to every digit the column shows).
   const sum = host.compute({
     key: 'sum',
     reads: [],
     ask: () => (lastFrame ? ([call('rowSums', lastFrame.weights, lastFrame.keys.length)] as const) : null),
     draw([sums]) {
-      table.setFooter(['sum', '', '', pythonFloat(sums[0] ?? Number.NaN), '']);
+      table.setFooter(['sum', '', '', fixed(sums[0] ?? Number.NaN, 4), '']);
     },
   });
 
