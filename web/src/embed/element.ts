@@ -14,6 +14,7 @@ import { checkPage, markReady } from './ready';
 
 type FigureModule = typeof import('./figure');
 type Handle = Awaited<ReturnType<FigureModule['mountFigure']>>;
+type ReaderState = ReturnType<Handle['destroy']>;
 
 /// How far outside the viewport a figure starts loading (Distill's d-figure idea).
 const MOUNT_MARGIN = '600px 0px';
@@ -116,6 +117,9 @@ export class KernelLensFigure extends HTMLElement {
   /// Settles when the shadow root's stylesheet has loaded (or failed): charts read its colours.
   readonly styled: Promise<void>;
   private handle: Handle | null = null;
+  /// What the reader had made of the figure when it was last unmounted: a figure put back on the
+  /// page mounts with it.
+  private kept: ReaderState = null;
   /// The mount in progress: one at a time, and a figure re-added during it keeps its result.
   private mounting: Promise<void> | null = null;
   /// Settles when the element leaves the page (renewed on each connection). A link removed with
@@ -127,6 +131,9 @@ export class KernelLensFigure extends HTMLElement {
     this.applyPaper();
     void this.handle?.update();
   });
+  /// A removal waits for the end of its task before it unmounts: a figure moved in the page
+  /// (removed and inserted in one go, as frameworks and slide decks do) keeps its charts as they are.
+  private unmountPending = false;
   /// Resolves once the figure has drawn its numbers for the first time.
   readonly ready: Promise<void>;
 
@@ -179,6 +186,7 @@ export class KernelLensFigure extends HTMLElement {
     this.removed = new Promise((done) => (this.markRemoved = done));
     this.attributesWatch.observe(this, { attributes: true });
     this.applyPaper();
+    if (this.handle) void this.handle.update();
     if (this.handle || this.mounting || queue.includes(this)) return;
     waiting.add(this);
     checkPage();
@@ -194,8 +202,15 @@ export class KernelLensFigure extends HTMLElement {
     waiting.delete(this);
     const index = queue.indexOf(this);
     if (index >= 0) queue.splice(index, 1);
-    this.handle?.destroy();
-    this.handle = null;
+    if (this.handle && !this.unmountPending) {
+      this.unmountPending = true;
+      queueMicrotask(() => {
+        this.unmountPending = false;
+        if (this.isConnected || !this.handle) return;
+        this.kept = this.handle.destroy();
+        this.handle = null;
+      });
+    }
     this.markRemoved();
     checkPage();
   }
@@ -204,12 +219,12 @@ export class KernelLensFigure extends HTMLElement {
   mount(module: FigureModule): Promise<void> {
     if (!this.isConnected || this.handle || this.mounting) return Promise.resolve();
     const styledOrRemoved = Promise.race([this.styled, this.removed]);
-    this.mounting = module.mountFigure(this, this.container, siteRoot, styledOrRemoved).then(
+    this.mounting = module.mountFigure(this, this.container, siteRoot, styledOrRemoved, this.kept).then(
       (handle) => {
         this.mounting = null;
         this.container.classList.remove('kl-element--waiting');
         if (this.isConnected && !this.handle) this.handle = handle;
-        else handle.destroy();
+        else this.kept = handle.destroy();
       },
       (error: unknown) => {
         this.mounting = null;

@@ -8,17 +8,52 @@ import { nextTask, prepareMath } from '../ui/math-text';
 import { loadWidget, showUnknownWidget } from '../widgets/registry';
 import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarget } from '../ui/share';
 import { watchPrintLayout } from '../charts/print';
+import { serializeState } from '../ui/state';
 
 /// Attributes of the element itself, never widget parameters.
 const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'paper', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
 
-/// The widget's parameters from the element's attributes (attribute names are lower case in HTML).
-function parameters(element: HTMLElement, schemaKeys: readonly string[]): URLSearchParams {
-  const params = new URLSearchParams();
+/// The attributes that are widget parameters, by attribute name: not the element's own, and not
+/// what a host or a framework puts on any element (`data-*`, `aria-*`, Vue's `data-v-…`).
+function parameterAttributes(element: HTMLElement): Map<string, string> {
+  const found = new Map<string, string>();
   for (const { name, value } of Array.from(element.attributes)) {
     if (OWN_ATTRIBUTES.has(name) || name.startsWith('data-') || name.startsWith('aria-')) continue;
-    const key = schemaKeys.find((candidate) => candidate.toLowerCase() === name.toLowerCase()) ?? name;
-    params.set(key, value);
+    found.set(name, value);
+  }
+  return found;
+}
+
+/// The schema's name for an attribute (attribute names are lower case in HTML), or the attribute's
+/// own name when no parameter has it (the widget then notes it as not applied).
+function schemaName(attribute: string, schemaKeys: readonly string[]): string {
+  return schemaKeys.find((candidate) => candidate.toLowerCase() === attribute.toLowerCase()) ?? attribute;
+}
+
+/// What a reader has made of a figure: its widget, the parameter attributes it was mounted from,
+/// and its state then. An element keeps it across a removal, so a figure put back (a framework's
+/// keep-alive, a slide re-entered) shows the reader's work, not its attributes' defaults.
+export interface ReaderState {
+  widget: string;
+  attributes: Map<string, string>;
+  state: URLSearchParams;
+}
+
+/// The widget's parameters: the attributes, or, when the reader has worked on the same widget, the
+/// reader's state with only the attributes changed since then applied over it (an attribute removed
+/// since then takes its parameter back to its default).
+function parameters(attributes: Map<string, string>, schemaKeys: readonly string[], reader: ReaderState | null): URLSearchParams {
+  const params = new URLSearchParams(reader?.state);
+  for (const [name, value] of attributes) {
+    const key = schemaName(name, schemaKeys);
+    const known = key !== name || schemaKeys.includes(name);
+    // Unknown names are passed on every time, so their "not applied" note stays.
+    if (!reader || reader.attributes.get(name) !== value || !known) params.set(key, value);
+  }
+  if (reader) {
+    for (const name of reader.attributes.keys()) {
+      if (!attributes.has(name)) params.delete(schemaName(name, schemaKeys));
+    }
   }
   return params;
 }
@@ -29,9 +64,12 @@ export function preloadWidget(name: string | null): void {
 }
 
 export interface FigureHandle {
-  /// Re-reads the attributes: a theme or font change restyles, any other change re-mounts.
+  /// Re-reads the attributes: a theme or font change restyles; a change of the widget or of one of
+  /// its parameters re-mounts, keeping the reader's other settings; anything else (class, style,
+  /// hidden, id, aria-*, data-*) leaves the figure as it is.
   update(): Promise<void>;
-  destroy(): void;
+  /// Unmounts, and returns what the reader had made of the figure (for a later mount).
+  destroy(): ReaderState | null;
 }
 
 export async function mountFigure(
@@ -39,12 +77,22 @@ export async function mountFigure(
   container: HTMLElement,
   siteRoot: URL,
   styled: Promise<void>,
+  kept: ReaderState | null = null,
 ): Promise<FigureHandle> {
   watchPrintLayout();
   let mounted: MountedFrame | null = null;
+  /// The mounted widget's name, parameter attributes and schema.
+  let shownWith: { widget: string; attributes: Map<string, string>; schema: Record<string, unknown> } | null = null;
   let generation = 0;
   let theme: { mode: ThemeMode; stop: () => void } | null = null;
   let shown = '';
+
+  /// The reader's state now (or what was kept from an earlier mount, until this one mounts).
+  const readerNow = (): ReaderState | null => {
+    if (!mounted || !shownWith) return kept;
+    const schema = shownWith.schema as Parameters<typeof serializeState>[0];
+    return { widget: shownWith.widget, attributes: shownWith.attributes, state: serializeState(schema, mounted.state as never) };
+  };
 
   const style = (): void => {
     const mode = themeMode(element.getAttribute('theme'));
@@ -63,12 +111,11 @@ export async function mountFigure(
   const render = async (): Promise<void> => {
     style();
     const name = element.getAttribute('widget') ?? '';
-    const params = Array.from(element.attributes)
-      .filter(({ name: attribute }) => attribute !== 'theme' && attribute !== 'font' && attribute !== 'paper' && !attribute.startsWith('data-kl-'))
-      .map(({ name: attribute, value }) => `${attribute}=${value}`)
-      .join('\n');
-    if (params === shown && (mounted || generation > 0)) return;
-    shown = params;
+    const attributes = parameterAttributes(element);
+    const identity = [name, ...Array.from(attributes, ([attribute, value]) => `${attribute}=${value}`)].join('\n');
+    if (identity === shown && (mounted || generation > 0)) return;
+    shown = identity;
+    const reader = readerNow();
     const current = ++generation;
     const [widget] = await Promise.all([loadWidget(name, container).catch(() => null), styled]);
     if (widget?.math) await prepareMath(container);
@@ -79,6 +126,8 @@ export async function mountFigure(
     setThemeSource(container);
     mounted?.destroy();
     mounted = null;
+    shownWith = null;
+    kept = null;
     container.replaceChildren();
     if (!widget) {
       showUnknownWidget(container, name);
@@ -99,17 +148,22 @@ export async function mountFigure(
           },
         }
       : { unavailable: shareUnavailable };
-    mounted = mountWidget(widget, container, parameters(element, keys), { embedded: true, share });
+    const params = parameters(attributes, keys, reader?.widget === name ? reader : null);
+    mounted = mountWidget(widget, container, params, { embedded: true, share });
+    shownWith = { widget: name, attributes, schema: widget.params };
   };
 
   await render();
   return {
     update: render,
     destroy() {
+      const reader = readerNow();
       generation++;
       theme?.stop();
       mounted?.destroy();
       mounted = null;
+      shownWith = null;
+      return reader;
     },
   };
 }
