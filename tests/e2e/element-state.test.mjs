@@ -2,46 +2,28 @@
 // move it, or take it out and put it back; a change of one of its own parameters applies that
 // parameter and keeps the reader's others.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath, distDir, nextFrames, waitForText } from './harness.mjs';
+import { nextFrames, openHostedSite, waitForText } from './harness.mjs';
 
-let site;
-let host;
-let browser;
-let hostDir;
+let hosted;
 
 before(async () => {
-  site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
-  hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-element-'));
-  await writeFile(
-    join(hostDir, 'index.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Notes</title></head>
+  hosted = await openHostedSite({
+    'index.html': (siteUrl) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Notes</title></head>
 <body><h1>Notes</h1><div id="first"><kernel-lens-figure id="figure" widget="lookup"></kernel-lens-figure></div><div id="second"></div>
-<script type="module" src="${site.url}kernel-lens.js"></script></body></html>`,
-  );
-  host = await startServer({ root: hostDir });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+<script type="module" src="${siteUrl}kernel-lens.js"></script></body></html>`,
+  });
 });
 
-after(async () => {
-  await browser?.close();
-  await host?.close();
-  await site?.close();
-  if (hostDir) await rm(hostDir, { recursive: true, force: true });
-});
+after(() => hosted?.close());
 
 test('restyling, moving and re-inserting the element keep the reader’s h; a parameter change keeps it too', async () => {
-  const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+  const context = await hosted.browser.newContext({ viewport: { width: 900, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(`${host.url}index.html`);
+  await page.goto(`${hosted.host.url}index.html`);
   const figure = page.locator('#figure');
   const bandwidth = figure.getByRole('slider', { name: /bandwidth/ });
   const prediction = figure.getByTestId('prediction');

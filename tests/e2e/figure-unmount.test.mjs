@@ -2,37 +2,19 @@
 // client-side router does this) leaves nothing behind that throws: no chart, heat map or frame
 // callback of the figure outlives its canvas.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath, distDir, nextFrames } from './harness.mjs';
+import { nextFrames, openHostedSite } from './harness.mjs';
 
-let site;
-let host;
-let browser;
-let hostDir;
+let hosted;
 
 before(async () => {
-  site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
-  hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-unmount-'));
-  await writeFile(
-    join(hostDir, 'index.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Notes</title>
-<script type="module" src="${site.url}kernel-lens.js"></script></head><body><main id="notes"></main></body></html>`,
-  );
-  host = await startServer({ root: hostDir });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+  hosted = await openHostedSite({
+    'index.html': (siteUrl) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Notes</title>
+<script type="module" src="${siteUrl}kernel-lens.js"></script></head><body><main id="notes"></main></body></html>`,
+  });
 });
 
-after(async () => {
-  await browser?.close();
-  await host?.close();
-  await site?.close();
-  if (hostDir) await rm(hostDir, { recursive: true, force: true });
-});
+after(() => hosted?.close());
 
 /// Widgets with the kinds of drawing a figure can leave pending: Chart.js charts with a drag's
 /// fast path (lookup, smoothing), bars (temperature) and heat maps (attention-map).
@@ -40,14 +22,14 @@ const WIDGETS = ['lookup', 'smoothing', 'temperature', 'attention-map'];
 const DELAYS = [0, 16, 100, 300, 700];
 
 test('a figure removed within 700 ms of being added throws nothing on the host page', async () => {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const context = await hosted.browser.newContext({ viewport: { width: 1000, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(host.url);
+  await page.goto(hosted.host.url);
   await page.waitForFunction(() => customElements.get('kernel-lens-figure') !== undefined);
   // One figure of each widget mounted and settled first, so later figures mount from cache (the
   // fastest, where a removal is most likely to catch the first draws in flight).
@@ -91,7 +73,7 @@ test('a figure removed within 700 ms of being added throws nothing on the host p
 });
 
 test('a figure removed while its stylesheet is still loading does not hold up the figures after it', async () => {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const context = await hosted.browser.newContext({ viewport: { width: 1000, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
@@ -100,7 +82,7 @@ test('a figure removed while its stylesheet is still loading does not hold up th
     await new Promise((done) => setTimeout(done, 800));
     await route.continue().catch(() => {});
   });
-  await page.goto(host.url);
+  await page.goto(hosted.host.url);
   await page.waitForFunction(() => customElements.get('kernel-lens-figure') !== undefined);
   await page.evaluate(async () => {
     const first = document.createElement('kernel-lens-figure');

@@ -1,7 +1,9 @@
 // Shared set-up of the browser tests: Debian's Chromium through playwright-core, dist/ served on
 // a free port, console errors collected per page.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
@@ -68,6 +70,27 @@ export async function openSite({ headers, compress = false, viewport = { width: 
 }
 
 /// The embed URL of a widget with extra parameters.
+/// The site on a plain static host (CORS only) and course-note pages on a second origin, written
+/// from `pages` ({ 'index.html': (siteUrl) => html }), with one browser: { site, host, browser, close }.
+export async function openHostedSite(pages) {
+  const site = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
+  const hostDir = await mkdtemp(join(tmpdir(), 'kernel-lens-host-'));
+  for (const [name, page] of Object.entries(pages)) await writeFile(join(hostDir, name), page(site.url));
+  const host = await startServer({ root: hostDir });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+  return {
+    site,
+    host,
+    browser,
+    async close() {
+      await browser.close();
+      await host.close();
+      await site.close();
+      await rm(hostDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export function embedPath(widget, params = {}) {
   const search = new URLSearchParams({ widget, ...params });
   return `embed.html?${search}`;
