@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { afterDrawn, embedPath, openSite } from './harness.mjs';
+import { afterDrawn, embedPath, openSite, scrollToFigure, waitForText } from './harness.mjs';
 import { widgetNames } from './widget-list.mjs';
 
 const widgetsDir = new URL('../../web/src/widgets/', import.meta.url);
@@ -123,3 +123,32 @@ async function waitForNote(notes) {
   await notes.first().waitFor({ timeout: 15000 });
   return (await notes.allTextContents()).join(' ');
 }
+
+test('the full page names the address entries that nothing takes, and a figure its own misspelt one', async () => {
+  const { page, errors } = await site.newPage('index.html?lookup.bandwith=1&nope.h=2&h=1&theme=DARK', { viewport: { width: 360, height: 800 } });
+  const pageNote = await waitForText(page.locator('.kl-page__note'), /no effect/);
+  assert.match(pageNote, /nope\.h: no figure on this page is named nope/);
+  assert.match(pageNote, /h is not a parameter of this page; .* as in lookup\.h/);
+  assert.match(pageNote, /theme=DARK is not a theme \(light, dark, auto\); did you mean dark\?/);
+  await scrollToFigure(page, 'section-lookup');
+  assert.match(await waitForNote(page.locator('#section-lookup .kl-widget__note')), /bandwith is not a parameter of this figure; did you mean bandwidth/);
+  assert.deepEqual(errors, []);
+});
+
+test('an embed names a theme that is none; keys=0 names the keys and values that fell back', async () => {
+  const { page, errors } = await site.newPage(embedPath('lookup', { theme: 'drak', keys: '0' }));
+  const text = await waitForNote(page.locator('.kl-widget__note'));
+  assert.match(text, /theme=drak is not a theme \(light, dark, auto\); did you mean dark\?/);
+  assert.match(text, /keys=0 \(1 key\) and values=1\.5,2\.8,1\.8 \(3 values\) must have the same length; both fall back to the chapter's three points/);
+  assert.deepEqual(errors, []);
+});
+
+test('an 8,000-character widget name is cut in the message and does not widen the page', async () => {
+  const { page, errors } = await site.newPage(`embed.html?widget=${'w'.repeat(8_000)}`, { viewport: { width: 360, height: 800 } });
+  const message = await waitForText(page.locator('.kl-widget__error'), /Unknown widget/);
+  assert.ok(message.length < 600, message.slice(0, 200));
+  assert.match(message, /… \(8,000 characters\)/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+  assert.deepEqual(errors, []);
+});

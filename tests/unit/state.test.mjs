@@ -56,6 +56,34 @@ test('a long name or value is cut in the notes', () => {
   assert.match(ignored[0], /… \(5,000 characters\) is not a parameter/);
 });
 
+test('a form-encoded plus reads as the browser reads it: h=+1 is h = 1', () => {
+  const parsed = state.parseState(SCHEMA, new URLSearchParams('h=+1'));
+  assert.equal(parsed.state.h, 1);
+  assert.deepEqual([...parsed.rejected, ...parsed.ignored], []);
+});
+
+test('a theme that is none, in any case, is named with the one it may have meant', () => {
+  assert.equal(state.themeNote('dark'), null);
+  assert.equal(state.themeNote(null), null);
+  assert.equal(state.themeNote('DARK'), "theme=DARK is not a theme (light, dark, auto); did you mean dark? the figures follow the reader's setting");
+  assert.match(state.themeNote('drak'), /did you mean dark\?/);
+  assert.doesNotMatch(state.themeNote('sepia'), /did you mean/);
+});
+
+test("the full page names every address entry that neither it nor a figure takes", () => {
+  const figures = ['lookup', 'smoothing', 'attention-map'];
+  const notes = state.pageParamNotes(new URLSearchParams('lookup.bandwith=1&nope.h=2&lokup.h=1&h=1&theme=DARK&theme=dark&smoothing.h=0.2'), figures);
+  assert.deepEqual(notes, [
+    'nope.h: no figure on this page is named nope',
+    'lokup.h: no figure on this page is named lokup; did you mean lookup.h?',
+    'h is not a parameter of this page; a figure\'s parameter takes the figure\'s name first, as in lookup.h',
+    'theme is given 2 times; the first, theme=DARK, counts',
+    "theme=DARK is not a theme (light, dark, auto); did you mean dark? the figures follow the reader's setting",
+  ]);
+  // lookup.bandwith is lookup's own to note (its figure names it), not the page's.
+  assert.equal(notes.some((line) => line.startsWith('lookup.')), false);
+});
+
 test('the state serialises only what differs from the defaults, and reads back the same', () => {
   const params = state.serializeState(SCHEMA, { h: 0.2, q: 3.5, keys: [1, 2], band: false });
   assert.equal(params.toString(), 'h=0.2&keys=1%2C2');

@@ -8,7 +8,7 @@ import { nextTask, prepareMath } from '../ui/math-text';
 import { loadWidget, showUnknownWidget } from '../widgets/registry';
 import { elementCode, embedAddress, iframeCode, shareUnavailable, type ShareTarget } from '../ui/share';
 import { watchPrintLayout } from '../charts/print';
-import { serializeState } from '../ui/state';
+import { serializeState, themeNote } from '../ui/state';
 
 /// Attributes of the element itself, never widget parameters.
 const OWN_ATTRIBUTES = new Set(['widget', 'theme', 'font', 'paper', 'id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot']);
@@ -149,7 +149,8 @@ export async function mountFigure(
         }
       : { unavailable: shareUnavailable };
     const params = parameters(attributes, keys, reader?.widget === name ? reader : null);
-    mounted = mountWidget(widget, container, params, { embedded: true, share });
+    const theme = themeNote(element.getAttribute('theme'));
+    mounted = mountWidget(widget, container, params, { embedded: true, share, pageNotes: theme ? [theme] : [] });
     shownWith = { widget: name, attributes, schema: widget.params };
   };
 

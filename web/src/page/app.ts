@@ -7,7 +7,8 @@ import { applyTheme, followHostTheme, themeMode } from '../theme/theme';
 import { setSubheadingLevel } from '../ui/headings';
 import { mountWidget } from '../ui/host/host';
 import { nextTask, prepareMath, typeset } from '../ui/math-text';
-import { loadWidget, showUnknownWidget, widgetMetas } from '../widgets/registry';
+import { loadWidget, showUnknownWidget, widgetMetas, widgetNames } from '../widgets/registry';
+import { pageParamNotes, themeNote } from '../ui/state';
 import { BEYOND_THE_CHAPTER } from '../ui/host/widget';
 import {
   elementCode,
@@ -71,6 +72,19 @@ const MOUNT_MARGIN = `${MOUNT_MARGIN_PX}px 0px`;
 const FIGURE_MARGIN_SCREENS = 0.5;
 const FIGURE_MARGIN = `${FIGURE_MARGIN_SCREENS * 100}% 0px`;
 
+/// The address's entries that no figure and not the page takes, named under the page's heading
+/// (and once in the console, for the author of the link).
+function showPageNotes(page: HTMLElement, lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const message = `Parameters with no effect: ${lines.join('; ')}.`;
+  const note = document.createElement('p');
+  note.className = 'kl-widget__note kl-page__note';
+  note.setAttribute('role', 'note');
+  note.textContent = message;
+  (page.querySelector('header') ?? page).append(note);
+  console.warn(`Kernel Lens: ${message}`);
+}
+
 export async function showPage(): Promise<void> {
   const page = document.getElementById('kl-page');
   const container = document.getElementById('kl-widgets');
@@ -84,6 +98,7 @@ export async function showPage(): Promise<void> {
     order >= BEYOND_THE_CHAPTER ? beyond : (slots.filter((slot) => Number(slot.dataset.order) <= order).at(-1) ?? container);
   const search = new URLSearchParams(location.search);
   followTheme(search);
+  showPageNotes(page, pageParamNotes(search, widgetNames()));
   watchPrintLayout();
   /// The page's own prose (sidebars, summary), typeset while the figures' scripts load.
   const staticProse = (async () => {
@@ -300,7 +315,14 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
       }
     : { reflect, unavailable: shareUnavailable };
   setSubheadingLevel(2);
-  const mounted = mountWidget(widget, target, params, { embedded: true, heading: true, share, pageParams: ['widget', 'theme'] });
+  const theme = themeNote(params.get('theme'));
+  const mounted = mountWidget(widget, target, params, {
+    embedded: true,
+    heading: true,
+    share,
+    pageParams: ['widget', 'theme'],
+    pageNotes: theme ? [theme] : [],
+  });
   reportHeight(name, mounted.frame);
   if (window.parent !== window) {
     fitWhenPrinted(mounted.frame);

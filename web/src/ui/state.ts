@@ -192,6 +192,59 @@ function nearestParam(schema: Schema, name: string): string | null {
   return label === best.key ? best.key : `${label} (${best.key})`;
 }
 
+/// The one of `names` that `name` most likely meant (same letters in another case, or within a
+/// third of its letters by edit distance), or null.
+export function nearestName(names: readonly string[], name: string): string | null {
+  const wanted = name.toLowerCase();
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of names) {
+    const distance = editDistance(wanted, candidate.toLowerCase());
+    if (distance <= Math.max(1, Math.floor(candidate.length / 3)) && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name ?? null;
+}
+
+/// The page's `theme=` values.
+export const THEMES = ['light', 'dark', 'auto'] as const;
+
+/// The note on a `theme` value that is no theme (the page then follows the reader's setting), or
+/// null; `name` is how the page spells the parameter (`theme`, or an element's attribute).
+export function themeNote(value: string | null, name = 'theme'): string | null {
+  if (value === null || (THEMES as readonly string[]).includes(value)) return null;
+  const guess = nearestName(THEMES, value);
+  return `${name}=${echoed(value)} is not a theme (${THEMES.join(', ')}); ${guess ? `did you mean ${guess}? ` : ''}the figures follow the reader's setting`;
+}
+
+/// Notes on the full page's address: each name that is neither `theme` nor `<figure>.<parameter>` of
+/// one of `figures` (those are the figures' own to note), a repeated `theme`, and a theme that is
+/// none.
+export function pageParamNotes(search: URLSearchParams, figures: readonly string[]): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const name of search.keys()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (name === 'theme') {
+      const values = search.getAll(name);
+      if (values.length > 1) lines.push(`theme is given ${values.length} times; the first, theme=${echoed(values[0] ?? '')}, counts`);
+      const note = themeNote(values[0] ?? null);
+      if (note) lines.push(note);
+      continue;
+    }
+    const dot = name.indexOf('.');
+    if (dot > 0 && figures.includes(name.slice(0, dot))) continue;
+    if (dot > 0) {
+      const figure = name.slice(0, dot);
+      const guess = nearestName(figures, figure);
+      lines.push(`${echoed(name)}: no figure on this page is named ${echoed(figure)}${guess ? `; did you mean ${guess}.${echoed(name.slice(dot + 1))}?` : ''}`);
+      continue;
+    }
+    const example = `${figures.includes('lookup') ? 'lookup' : (figures[0] ?? 'lookup')}.${echoed(name)}`;
+    lines.push(`${echoed(name)} is not a parameter of this page; a figure's parameter takes the figure's name first, as in ${example}`);
+  }
+  return lines;
+}
+
 /// Edit distance with swaps of neighbours counted as one edit ("kyes" is one from "keys"), for
 /// names of a few letters (a long name is cut first).
 function editDistance(a: string, b: string): number {

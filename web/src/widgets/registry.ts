@@ -1,5 +1,5 @@
 /// Widget discovery: every `widgets/<name>/index.ts`, loaded lazily (one chunk per widget).
-import type { Schema } from '../ui/state';
+import { echoed, nearestName, type Schema } from '../ui/state';
 import type { WidgetDefinition } from '../ui/host/widget';
 
 type AnyWidget = WidgetDefinition<Schema>;
@@ -86,6 +86,8 @@ export function showUnknownWidget(container: HTMLElement, name: string): void {
   const message = document.createElement('p');
   message.className = 'kl-widget__error';
   message.setAttribute('role', 'alert');
-  message.textContent = `Unknown widget "${name}". Available: ${widgetNames().join(', ')}.`;
+  const names = widgetNames();
+  const guess = nearestName(names, name);
+  message.textContent = `Unknown widget "${echoed(name)}"${guess ? `; did you mean ${guess}?` : ''}. Available: ${names.join(', ')}.`;
   container.append(message);
 }

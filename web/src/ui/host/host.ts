@@ -17,6 +17,9 @@ export interface MountOptions {
   onStateChange?: (state: Record<string, unknown>) => void;
   /// Names in `params` that belong to the page, not the figure (embed.html's `widget`, `theme`).
   pageParams?: readonly string[];
+  /// Lines on the page's own parameters that had no effect (a theme that is none), shown with the
+  /// figure's.
+  pageNotes?: readonly string[];
 }
 
 export interface MountedFrame {
@@ -127,8 +130,9 @@ export function mountWidget<S extends Schema>(
   if (parsed.rejected.length > 0) {
     host.note(`Invalid parameters fell back to their defaults: ${parsed.rejected.join('; ')}.`);
   }
-  if (parsed.ignored.length > 0) {
-    const message = `Parameters with no effect: ${parsed.ignored.join('; ')}.`;
+  const ignored = [...(options.pageNotes ?? []), ...parsed.ignored];
+  if (ignored.length > 0) {
+    const message = `Parameters with no effect: ${ignored.join('; ')}.`;
     host.note(message);
     // Once per figure, for the author reading the console rather than the page.
     console.warn(`Kernel Lens (${definition.name}): ${message}`);

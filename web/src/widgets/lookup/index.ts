@@ -2,6 +2,7 @@
 /// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../ui/controls';
 import { fixed, pending, precise } from '../../ui/format';
+import { echoed } from '../../ui/state';
 import { call } from '../../engine';
 import { defineWidget } from '../../ui/host/widget';
 import { LookupView, X_RANGE, Y_RANGE, type LookupFrame } from './view';
@@ -43,8 +44,11 @@ const clamp = (x: number, lo: number, hi: number): number => Math.min(Math.max(x
 
 export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) => {
   if (host.state.keys.length !== host.state.values.length) {
+    const { keys, values } = host.state;
+    const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
     host.note(
-      `keys and values must have the same length (got ${host.state.keys.length} and ${host.state.values.length}); using the chapter's three points.`,
+      `keys=${echoed(keys.join(','))} (${count(keys.length, 'key')}) and values=${echoed(values.join(','))} (${count(values.length, 'value')}) ` +
+        `must have the same length; both fall back to the chapter's three points (keys=${params.keys.default.join(',')}, values=${params.values.default.join(',')}).`,
     );
     host.update({ keys: [...params.keys.default], values: [...params.values.default] });
   }
