@@ -21,6 +21,13 @@ export class CoreError extends Error {
   }
 }
 
+/// Whether `error` is the core refusing its arguments (the bindings raise RangeError or TypeError
+/// with the project's own message), as opposed to a part of the core that could not be loaded or
+/// a worker that stopped: those are worth another try, a refusal is not.
+export function isRefusal(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'RangeError' || error.name === 'TypeError');
+}
+
 interface Pending {
   resolve(results: unknown[]): void;
   reject(error: Error): void;

@@ -1,7 +1,7 @@
 /// The engine's public face: what the rest of the site may import from web/src/engine/ (the
 /// bridge and its latest-wins channels, the call descriptions, and the result types of the
 /// core's functions). Everything else in this folder is the engine's own.
-export { Bridge, Channel, CoreError, sharedBridge } from './bridge';
+export { Bridge, Channel, CoreError, isRefusal, sharedBridge } from './bridge';
 export { call, keeping, resultOf, type CoreCall, type CoreFunctionName, type CoreResults } from './protocol';
 export type {
   BandwidthSelection,

@@ -14,14 +14,18 @@ const scope = self as DedicatedWorkerGlobalScope;
 /// Every figure calls the core; the laboratory's factory script is fetched by its first call.
 const FACTORIES: Record<ModulePart, () => Promise<Factory>> = {
   core: () => Promise.resolve(createCore),
-  lab: () =>
-    import('kernel-lens-wasm/kernel_lens_lab.mjs').then(
-      (script) => script.default,
-      (error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(`the script of the laboratory module could not be loaded in the worker (${reason}); change any input to try again`);
-      },
-    ),
+  // The bundler wraps this import in its preload helper, which reports a failed import on
+  // `window` (a worker has none, so a network failure would surface as "window is not defined"):
+  // the import settles as a value inside the helper, and the failure is raised after it.
+  lab: async () => {
+    const loaded = await import('kernel-lens-wasm/kernel_lens_lab.mjs').then(
+      (script) => ({ factory: script.default, error: null }),
+      (error: unknown) => ({ factory: null, error }),
+    );
+    if (loaded.factory) return loaded.factory;
+    const reason = loaded.error instanceof Error ? loaded.error.message : String(loaded.error);
+    throw new Error(`the script of the laboratory module could not be loaded in the worker (${reason}); change any input to try again`);
+  },
 };
 const compiled = new Map<ModulePart, WebAssembly.Module>();
 const instances = new Map<ModulePart, Promise<Map<string, CoreFunction>>>();

@@ -8,7 +8,7 @@
 /// composed: a page hears it through `<kernel-lens-figure>`'s shadow root). Tests and exporters
 /// await that instead of a number of milliseconds.
 import { chartSettled, isChart, onChartsDrew, type AnyChart } from '../../charts';
-import { sharedBridge, type Bridge, type Channel, type CoreCall, type CoreResults } from '../../engine';
+import { isRefusal, sharedBridge, type Bridge, type Channel, type CoreCall, type CoreResults } from '../../engine';
 import { onThemeChange, palette, type Palette } from '../../theme/theme';
 import type { CsvRows } from '../download';
 import type { Schema, StateOf } from '../state';
@@ -23,7 +23,8 @@ export interface FigureParts {
   readonly embedded: boolean;
   note(message: string): () => void;
   waitingNote(message: string): () => void;
-  showError(message: string): void;
+  /// Shows `message`; with `retry`, a Retry button beside it that calls it.
+  showError(message: string, retry?: () => void): void;
   hideError(): void;
   provideExport(table: ExportTable): () => void;
   stateChanged(state: Record<string, unknown>): void;
@@ -57,6 +58,8 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
   private readonly cleanups: Array<() => void> = [];
   private errorSource: string | undefined;
   private errorShown = false;
+  /// What to do again after a part of the core could not be loaded: run by Retry or the next input.
+  private retries: Array<() => void> = [];
   private busyCount = 0;
   private drawnCount = 0;
   private settleQueued = false;
@@ -89,6 +92,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     this.current = { ...this.current, ...partial };
     this.parts.stateChanged(this.current as Record<string, unknown>);
     if (!this.mounted || changed.size === 0) return;
+    this.retry();
     for (const declared of this.computations) {
       if (!declared.reads || declared.reads.some((key) => changed.has(key))) declared.ask();
     }
@@ -96,21 +100,42 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   compute<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>): Computation {
     const channel = this.bridge.channel(`${this.parts.id}/${spec.key}`, spec.depth);
-    const declared: Declared<S> = { reads: spec.reads, ask: () => this.ask(spec, channel) };
+    const declared: Declared<S> = { reads: spec.reads, ask: () => this.ask(spec, channel, declared.ask) };
     this.computations.push(declared);
     if (this.mounted) declared.ask();
     return { refresh: () => declared.ask() };
   }
 
+  /// Runs `calls` once; when a part of the core could not be loaded, says so with a Retry and tries
+  /// again on Retry or the next input (the promise settles with the attempt that does).
   run<const C extends readonly CoreCall[]>(calls: C, signal?: AbortSignal): Promise<CoreResults<C>> {
-    return this.track(this.bridge.run(calls, signal));
+    return new Promise((resolve, reject) => {
+      const attempt = (): void => {
+        this.track(this.bridge.run(calls, signal)).then(
+          (results) => {
+            this.clearError('run');
+            resolve(results);
+          },
+          (error: unknown) => {
+            if (this.destroyed || signal?.aborted || isRefusal(error)) reject(error);
+            else this.failedToLoad(error, 'run', attempt);
+          },
+        );
+      };
+      attempt();
+    });
+  }
+
+  /// Runs again what failed for want of a part of the core (Retry, or any change of the state).
+  retry(): void {
+    for (const again of this.retries.splice(0)) again();
   }
 
   job(spec: JobSpec): Job {
     return createJob(spec, {
       run: (calls, signal) => this.bridge.run(calls, signal),
       track: (work) => void this.track(work),
-      showError: (error) => this.showError(error, `job:${spec.name}`),
+      showError: (error, retry) => (retry ? this.failedToLoad(error, `job:${spec.name}`, retry) : this.showError(error, `job:${spec.name}`)),
       clearError: () => this.clearError(`job:${spec.name}`),
       own: (stop) => this.cleanups.push(stop),
     });
@@ -152,6 +177,16 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     this.errorSource = source;
   }
 
+  /// A part of the core could not be loaded for `source`: the reason, with a Retry that runs
+  /// `again` (and whatever else failed so).
+  private failedToLoad(reason: unknown, source: string, again: () => void): void {
+    if (this.destroyed) return;
+    if (!this.retries.includes(again)) this.retries.push(again);
+    this.parts.showError(reason instanceof Error ? reason.message : String(reason), () => this.retry());
+    this.errorShown = true;
+    this.errorSource = source;
+  }
+
   clearError(source?: string): void {
     if (!this.errorShown || (source !== undefined && source !== this.errorSource)) return;
     this.errorShown = false;
@@ -188,7 +223,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
   }
 
   /// Asks the core for `spec` at the current state on its channel; a superseded answer is dropped.
-  private ask<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>, channel: Channel): void {
+  private ask<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>, channel: Channel, again: () => void): void {
     if (this.destroyed || !this.mounted) return;
     const state = this.current;
     let calls: C | null;
@@ -211,6 +246,10 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
       },
       (error: unknown) => {
         if (this.destroyed) return;
+        if (!isRefusal(error)) {
+          this.failedToLoad(error, spec.key, again);
+          return;
+        }
         this.showError(error, spec.key);
         spec.refused?.(error instanceof Error ? error : new Error(String(error)), state);
       },

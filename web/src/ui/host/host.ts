@@ -102,12 +102,25 @@ export function mountWidget<S extends Schema>(
       embedded: options.embedded,
       note: (message) => noteIn(notes, message),
       waitingNote: (message) => noteIn(overlay, message),
-      showError(message) {
+      showError(message, retry) {
         error.textContent = message;
+        if (retry) {
+          const again = document.createElement('button');
+          again.type = 'button';
+          again.className = 'kl-button kl-widget__retry';
+          again.textContent = 'Retry';
+          again.addEventListener('click', retry);
+          error.append(' ', again);
+        }
         error.hidden = false;
         frame.classList.add('kl-widget--error');
       },
       hideError() {
+        // A focused Retry goes with the error: focus moves to the figure's first control.
+        const scope = frame.getRootNode() as Document | ShadowRoot;
+        if (scope.activeElement && error.contains(scope.activeElement)) {
+          frame.querySelector<HTMLElement>('.kl-widget__body :is(input, select, textarea, button, [tabindex="0"])')?.focus({ preventScroll: true });
+        }
         error.hidden = true;
         error.textContent = '';
         frame.classList.remove('kl-widget--error');

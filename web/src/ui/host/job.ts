@@ -1,5 +1,5 @@
 /// A figure's long job (see JobSpec in widget.ts): a progress bar, a status line, Run and Cancel.
-import type { CoreCall, CoreResults } from '../../engine';
+import { isRefusal, type CoreCall, type CoreResults } from '../../engine';
 import { button } from '../controls';
 import { setText } from '../readout';
 import type { Job, JobSpec } from './widget';
@@ -9,7 +9,8 @@ export interface JobHost {
   run<const C extends readonly CoreCall[]>(calls: C, signal: AbortSignal): Promise<CoreResults<C>>;
   /// Counts the run as the figure's work under way (its drawn signal waits for it).
   track(work: Promise<unknown>): void;
-  showError(error: unknown): void;
+  /// Shows why the job stopped; `retry` (when a part of the core could not be loaded) runs it again.
+  showError(error: unknown, retry?: () => void): void;
   clearError(): void;
   /// Registers what stops the job when the figure goes.
   own(stop: () => void): void;
@@ -96,7 +97,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
           if (controller !== mine) return;
           controller = null;
           if (!isAbort(error)) {
-            host.showError(error);
+            host.showError(error, isRefusal(error) ? undefined : () => job.start());
             setText(status, spec.stopped(done, total));
           }
           setRunning(false);
