@@ -70,3 +70,29 @@ for (const path of ['index.html', ...widgetNames.map((name) => embedPath(name))]
     await context.close();
   });
 }
+
+/// A host policy that leaves out what the core needs: the figure names the directive to change.
+for (const { missing, policy, expected } of [
+  {
+    missing: "'wasm-unsafe-eval'",
+    policy: STRICT_CSP.replace(" 'wasm-unsafe-eval'", ''),
+    expected: /could not be compiled: the page's Content-Security-Policy does not allow WebAssembly; the page must add 'wasm-unsafe-eval' to script-src/,
+  },
+  {
+    missing: 'connect-src',
+    policy: `${STRICT_CSP}; connect-src 'none'`,
+    expected: /could not be downloaded: the page's Content-Security-Policy blocks it \(connect-src\); the page must allow http:\/\/127\.0\.0\.1:\d+ in connect-src/,
+  },
+]) {
+  test(`a policy without ${missing}: the figure names the directive, not the connection or the file`, async () => {
+    const strict = await openSite({ headers: { 'content-security-policy': policy } });
+    try {
+      const { page } = await strict.newPage(embedPath('lookup'));
+      const message = await waitForText(page.locator('.kl-widget__error'), /could not be/);
+      assert.match(message, expected);
+      assert.doesNotMatch(message, /check the connection|corrupt/);
+    } finally {
+      await strict.close();
+    }
+  });
+}

@@ -10,6 +10,7 @@ import { partsFor, type ModulePart } from './calls';
 import { COLD_SLOWDOWN, PAGE_BUDGET_MS, place, relaxedSlowdown, slowdownAfter, TASK_BUDGET_MS, TINY_MS } from './cost';
 import { LocalCore } from './local';
 import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
+import { blockedByPolicy, watchPolicy } from './policy';
 import { compiledPart, wasmFileName } from './wasm';
 import { createCoreWorker, WORKER_SCRIPT } from './worker-factory';
 
@@ -371,6 +372,8 @@ export class Bridge {
     this.pending.clear();
     this.dropWorker();
     let detail = message || '';
+    const policy = WORKER_SCRIPT.startsWith('the ') ? null : await blockedByPolicy(WORKER_SCRIPT, 'worker');
+    if (policy) detail = `${policy}; docs/embedding.md lists what a host policy must allow`;
     if (!detail && !WORKER_SCRIPT.startsWith('the ')) {
       detail = await fetch(WORKER_SCRIPT, { method: 'HEAD' }).then(
         (response) => (response.ok ? 'it did not run' : `HTTP ${response.status} for ${WORKER_SCRIPT}`),
@@ -432,6 +435,7 @@ let shared: Bridge | null = null;
 
 /// The page's one bridge (every widget shares one core instance on the page and one worker).
 export function sharedBridge(): Bridge {
+  watchPolicy();
   shared ??= new Bridge();
   return shared;
 }

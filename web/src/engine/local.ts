@@ -3,6 +3,7 @@
 /// instantiated from the module compiled once (wasm.ts) the first time a call needs it.
 import { instantiate, runCalls, type CoreFunction, type Factory, type ModulePart } from './calls';
 import type { CoreCall } from './protocol';
+import { blockedByPolicy } from './policy';
 import { compiledPart } from './wasm';
 
 /// The factories' scripts, loaded when a part is first needed on the page.
@@ -52,6 +53,11 @@ async function loadFactory(part: ModulePart): Promise<Factory> {
     return await FACTORIES[part]();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`the script of the ${part === 'lab' ? 'laboratory' : 'core'} module could not be loaded (${reason}); change any input to try again`);
+    const name = `the script of the ${part === 'lab' ? 'laboratory' : 'core'} module`;
+    // The failed import names its URL: the policy's report names it too.
+    const url = /https?:\/\/\S+/.exec(reason)?.[0] ?? '';
+    const policy = url ? await blockedByPolicy(url, 'script') : null;
+    if (policy) throw new Error(`${name} could not be loaded: ${policy} (docs/embedding.md lists what a host policy must allow)`);
+    throw new Error(`${name} could not be loaded (${reason}); change any input to try again`);
   }
 }

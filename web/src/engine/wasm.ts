@@ -4,6 +4,7 @@
 /// (bridge.ts), which instantiates the same Module without fetching or compiling anything.
 /// A part that failed to load is fetched again by the next call that needs it.
 import type { ModulePart } from './calls';
+import { blockedByPolicy, wasmBlockedByPolicy } from './policy';
 import { WASM_FILES } from './worker-factory';
 
 /// A part of the core that could not be loaded; the message names the file and what to try.
@@ -50,6 +51,8 @@ async function compile(part: ModulePart): Promise<WebAssembly.Module> {
   try {
     return await WebAssembly.compile(bytes);
   } catch (error) {
+    const policy = wasmBlockedByPolicy(error);
+    if (policy) throw new LoadError(`${file} could not be compiled: ${policy} (docs/embedding.md lists what a host policy must allow).`);
     throw new LoadError(
       `${file} is truncated or corrupt (${bytes.byteLength.toLocaleString('en-US')} bytes; ${reason(error)}). ` +
         'Reload the page; if this stays, publish the file again from a fresh build (npm run build:web).',
@@ -62,6 +65,8 @@ async function download(url: string, file: string): Promise<ArrayBuffer> {
   try {
     response = await fetch(url);
   } catch (error) {
+    const policy = await blockedByPolicy(url, 'connect');
+    if (policy) throw new LoadError(`${file} could not be downloaded: ${policy} (docs/embedding.md lists what a host policy must allow).`);
     throw new LoadError(`${file} could not be downloaded (${reason(error)}); check the connection, then change any input to try again.`);
   }
   if (!response.ok) {
