@@ -56,6 +56,11 @@ test('the identity sliders move the measured difference; h = 0 is refused', asyn
   await typed.press('Enter');
   assert.match(await waitForText(page.locator('.kl-widget__error'), /refused/), /bandwidth/);
   assert.equal(await page.getByTestId('nearest-key').textContent(), '2.9886');
+  // An emptied field is named as empty, never as "h = NaN is refused".
+  await typed.fill('');
+  await typed.press('Enter');
+  const empty = await waitForText(page.locator('.kl-widget__error'), /empty/);
+  assert.equal(empty, 'h is empty: type a number.');
   assert.deepEqual(errors, []);
 });
 

@@ -41,3 +41,16 @@ export function typedNumber(options: {
     },
   };
 }
+
+/// A refusal's message for values that came from typed fields: a field left empty or holding no
+/// number is named as such (never "h = NaN is refused"); otherwise the values as given and the
+/// core's reason.
+export function refusalOf(fields: ReadonlyArray<{ name: string; value: number; typed?: TypedNumber }>, reason: string, expected = 'a positive number'): string {
+  const unreadable = fields.find((field) => Number.isNaN(field.value));
+  if (unreadable) {
+    const text = unreadable.typed?.input.value.trim() ?? '';
+    const shown = Array.from(text).slice(0, 40).join('');
+    return text === '' ? `${unreadable.name} is empty: type ${expected}.` : `${unreadable.name} = “${shown}${shown.length < text.length ? '…' : ''}” is not a number: type ${expected}.`;
+  }
+  return `${fields.map((field) => `${field.name} = ${String(field.value)}`).join(', ')} is refused: ${reason}`;
+}

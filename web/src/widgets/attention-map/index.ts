@@ -5,7 +5,7 @@ import { call } from '../../engine';
 import { bandwidthSlider, button, controlRow, slider } from '../../ui/controls';
 import { defineWidget } from '../../ui/host/widget';
 import type { StateOf } from '../../ui/state';
-import { typedNumber } from '../../ui/typed-input';
+import { refusalOf, typedNumber } from '../../ui/typed-input';
 import './attention-map.css';
 import { sizeOf, type Dataset, type MapFrame } from './frame';
 import { mapView } from './heat-map';
@@ -154,10 +154,7 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
       drawRow(last);
     },
     refused(error, state) {
-      // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
-      const text = typed.input.value.trim();
-      if (Number.isNaN(state.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`, 'map');
-      else host.showError(`h = ${String(state.h)} is refused: ${error.message}`, 'map');
+      host.showError(refusalOf([{ name: 'h', value: state.h, typed }], error.message, 'a positive bandwidth'), 'map');
     },
   });
 

@@ -6,7 +6,7 @@ import { bandwidthSlider, button, controlRow, dataTable, querySlider, slider } f
 import { fixed, precise } from '../../ui/format';
 import { call, resultOf } from '../../engine';
 import type { NumberParam, StateOf } from '../../ui/state';
-import { typedNumber } from '../../ui/typed-input';
+import { refusalOf, typedNumber } from '../../ui/typed-input';
 import { defineWidget } from '../../ui/host/widget';
 import { liveReadout, setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
@@ -158,10 +158,7 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
       );
     },
     refused(error, state) {
-      // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
-      const text = typed.input.value.trim();
-      if (Number.isNaN(state.h)) host.showError(text === '' ? 'h is empty: type a positive bandwidth.' : `h = “${text.slice(0, 40)}” is not a number: type a positive bandwidth.`, 'scores');
-      else host.showError(`h = ${precise(state.h, 3)} is refused: ${error.message}`, 'scores');
+      host.showError(refusalOf([{ name: 'h', value: state.h, typed }], error.message, 'a positive bandwidth'), 'scores');
     },
   });
 

@@ -10,7 +10,7 @@ import { subheading } from '../../ui/headings';
 import { call } from '../../engine';
 import { liveReadout, setText, testNode } from '../../ui/readout';
 import type { StateOf } from '../../ui/state';
-import { typedNumber } from '../../ui/typed-input';
+import { refusalOf, typedNumber } from '../../ui/typed-input';
 import { defineWidget } from '../../ui/host/widget';
 import type { UnderflowReport } from '../../engine';
 import './underflow.css';
@@ -235,7 +235,7 @@ export default defineWidget({ name: 'underflow', ...meta, params, prose }, (host
       drawFar(report, keys);
     },
     refused(error, state) {
-      host.showError(`q = ${String(state.q)}, h = ${String(state.h)} is refused: ${error.message}`, 'far');
+      host.showError(refusalOf([{ name: 'q', value: state.q, typed: typedQuery }, { name: 'h', value: state.h, typed: typedBandwidth }], error.message, 'a number'), 'far');
     },
   });
 
@@ -247,7 +247,7 @@ export default defineWidget({ name: 'underflow', ...meta, params, prose }, (host
       setText(identityDifference, difference === null ? 'undefined: the naive weights are NaN here' : scientific(difference));
     },
     refused(error, state) {
-      host.showError(`q = ${String(state.iq)}, h = ${String(state.ih)} is refused: ${error.message}`, 'identity');
+      host.showError(refusalOf([{ name: 'q', value: state.iq }, { name: 'h', value: state.ih }], error.message, 'a number'), 'identity');
     },
   });
 
