@@ -11,6 +11,8 @@ export interface JobHost {
   track(work: Promise<unknown>): void;
   showError(error: unknown): void;
   clearError(): void;
+  /// Says a sentence in the figure's live region (the run's start, cancel, end; never its progress).
+  say(text: string): void;
   /// Registers what stops the job when the figure goes.
   own(stop: () => void): void;
 }
@@ -31,7 +33,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
   bar.value = 0;
   const status = document.createElement('span');
   status.className = 'kl-progress__status';
-  status.setAttribute('role', 'status');
+  // Not a live region: the run's progress is shown, not read; its start and end are said.
   if (spec.statusTestId) status.dataset.testid = spec.statusTestId;
   const runButton = button(spec.runLabel, () => job.start());
   const cancelButton = button('Cancel', () => job.cancel());
@@ -66,6 +68,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
       bar.value = 0;
       host.clearError();
       setRunning(true);
+      host.say(`${spec.name} started.`);
       const work = spec.work({
         // An answer that arrives once the run is cancelled (a step on the page whose module was
         // still loading) is not handed on either.
@@ -91,6 +94,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
           controller = null;
           setText(status, text);
           setRunning(false);
+          host.say(`${spec.name} ${text}${spec.summary ? `. ${spec.summary()}` : ''}.`);
         },
         (error: unknown) => {
           if (controller !== mine) return;
@@ -98,6 +102,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
           if (!isAbort(error)) {
             host.showError(error);
             setText(status, spec.stopped(done, total));
+            host.say(`${spec.name} ${spec.stopped(done, total)}.`);
           }
           setRunning(false);
         },
@@ -110,6 +115,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
       running.abort();
       setText(status, spec.cancelled(done, total));
       setRunning(false);
+      host.say(`${spec.name} ${spec.cancelled(done, total)}.`);
     },
   };
   host.own(() => {
