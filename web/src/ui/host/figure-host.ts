@@ -37,7 +37,7 @@ export const ANNOUNCE_DELAY_MS = 400;
 
 /// The figure's read-out lines as one sentence (for a widget that declares none).
 function readoutSentence(root: HTMLElement): string {
-  return Array.from(root.querySelectorAll('.kl-readout'), (line) => (line.textContent ?? '').replace(/\s+/g, ' ').trim())
+  return Array.from(root.querySelectorAll<HTMLElement>('.kl-readout'), (line) => line.innerText.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
     .join(' ');
 }
