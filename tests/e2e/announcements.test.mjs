@@ -46,7 +46,7 @@ test('a held arrow key is said at most three times a second, as one sentence onc
   await quiet(figure);
   const said = await announcements(page);
   assert.ok(said.length >= 1 && said.length <= 3, JSON.stringify(said));
-  assert.match(said.at(-1), /^Prediction at q = 5\.00, h = 0\.600: \d\.\d{4}$/);
+  assert.match(said.at(-1), /^Prediction at q = 5\.00, h = 0\.600: \d\.\d{4} \(3 points\)$/);
 
   // One press: one sentence.
   const before = said.length;
@@ -57,13 +57,18 @@ test('a held arrow key is said at most three times a second, as one sentence onc
   await page.context().close();
 });
 
-test('learn-bandwidth: Play under reduced motion goes to the end of the descent at once, and says so once', async () => {
-  const { page } = await site.newPage(embedPath('learn-bandwidth'), { init: recordAnnouncements });
+/// An embed under prefers-reduced-motion, drawn, with `button` focused: { page, figure, button }.
+async function reducedMotion(widget, buttonName) {
+  const { page } = await site.newPage(embedPath(widget), { init: recordAnnouncements });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await settle(page);
-  const figure = page.locator('.kl-widget').first();
-  const play = page.getByRole('button', { name: 'Play' });
-  await play.focus();
+  const button = page.getByRole('button', { name: buttonName });
+  await button.focus();
+  return { page, figure: page.locator('.kl-widget').first(), button };
+}
+
+test('learn-bandwidth: Play under reduced motion goes to the end of the descent at once, and says so once', async () => {
+  const { page, figure, button: play } = await reducedMotion('learn-bandwidth', 'Play');
   await afterDrawn(figure, () => page.keyboard.press('Enter'));
   await quiet(figure);
   const steps = Number(await page.getByTestId('learn-step').textContent());
@@ -76,12 +81,7 @@ test('learn-bandwidth: Play under reduced motion goes to the end of the descent 
 });
 
 test('temperature: Drive under reduced motion sets h to its end at once', async () => {
-  const { page } = await site.newPage(embedPath('temperature'), { init: recordAnnouncements });
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await settle(page);
-  const figure = page.locator('.kl-widget').first();
-  const drive = page.getByRole('button', { name: /^Drive h → ∞/ });
-  await drive.focus();
+  const { page, figure, button: drive } = await reducedMotion('temperature', /^Drive h → ∞/);
   await afterDrawn(figure, () => page.keyboard.press('Enter'));
   assert.equal(await page.getByTestId('bandwidth').textContent(), '100');
   assert.notEqual(await drive.getAttribute('aria-pressed'), 'true');

@@ -66,7 +66,11 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
   prediction.className = 'kl-number';
   const where = document.createElement('span');
   const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
-  host.announce(() => (lastFrame ? `Prediction at q = ${fixed(lastFrame.query, 2)}, h = ${precise(host.state.h, 3)}: ${fixed(lastFrame.prediction, 4)}` : ''));
+  host.announce(() => {
+    if (!lastFrame) return '';
+    const points = lastFrame.keys.length;
+    return `Prediction at q = ${fixed(lastFrame.query, 2)}, h = ${precise(host.state.h, 3)}: ${fixed(lastFrame.prediction, 4)} (${points} point${points === 1 ? '' : 's'})`;
+  });
   // Until the core answers, the read-out's line is there, its number a blank of its width.
   /// Where the prediction is read: the query and bandwidth, as the read-out states them.
   const whereText = (q: number, h: number): string => `f̂(${fixed(q, 2)}) at h = ${precise(h, 3)}`;
@@ -155,7 +159,11 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
         // A field being typed in keeps the reader's text until it is committed.
         const typing = input === (input.getRootNode() as Document | ShadowRoot).activeElement && Number(input.value) !== Number(shown[c]);
         const text = shown[c] ?? '';
-        if (!typing && input.value !== text) input.value = text;
+        if (!typing && input.value !== text) {
+          input.value = text;
+          // The value as shown: a number field's own value is read in binary ("2.7999999523").
+          input.setAttribute('aria-valuetext', text);
+        }
       });
       let remove = removeButtons[i];
       if (!remove) {
