@@ -4,7 +4,7 @@
 // figure loads, and each operation is said at most once (a long run's start and end: twice).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { drawnCount, embedPath, openSite } from './harness.mjs';
+import { afterDrawn, drawnCount, embedPath, openSite } from './harness.mjs';
 import { announcements, quiet, recordAnnouncements } from './live-recorder.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
@@ -156,4 +156,22 @@ for (const name of widgetNames) {
     await page.context().close();
   });
 }
+});
+
+test('lookup: "Add a point" puts the focus in the new row, up to the eighth (where it disables itself)', async () => {
+  const { page } = await site.newPage(embedPath('lookup'));
+  await settle(page);
+  const figure = page.locator('.kl-widget').first();
+  const add = page.getByRole('button', { name: 'Add a point' });
+  for (let points = 4; points <= 8; points++) {
+    await add.focus();
+    await afterDrawn(figure, () => page.keyboard.press('Enter'));
+    assert.equal((await page.evaluate(focusedElement))?.name, `k${points} key`);
+    // The new point moves by the keyboard: its key field's arrow key, committed.
+    const before = await page.getByRole('spinbutton', { name: `k${points} key` }).inputValue();
+    await afterDrawn(figure, () => page.keyboard.press('ArrowUp'));
+    assert.notEqual(await page.getByRole('spinbutton', { name: `k${points} key` }).inputValue(), before);
+  }
+  assert.equal(await add.isDisabled(), true);
+  await page.context().close();
 });
