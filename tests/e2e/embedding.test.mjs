@@ -492,6 +492,8 @@ test('keys a focused control uses do not reach the host page; the control still 
   await figure.getByRole('button', { name: 'Add a point' }).focus();
   await page.keyboard.press('Enter');
   await rows.nth(count).waitFor();
+  // Add puts the focus in the new row's key field; back on Add, Space adds another.
+  await figure.getByRole('button', { name: 'Add a point' }).focus();
   await page.keyboard.press('Space');
   await rows.nth(count + 1).waitFor();
   assert.deepEqual(await page.evaluate(() => window.hostKeys), []);
@@ -514,7 +516,8 @@ async function addPointAt(page, id, fx, fy) {
   const count = await rows.count();
   await page.mouse.click(box.x + fx * box.width, box.y + fy * box.height);
   await rows.nth(count).waitFor();
-  const cells = await rows.nth(count).locator('td, th').allTextContents();
+  // The key and value are the row's number fields.
+  const cells = await rows.nth(count).locator('td, th').evaluateAll((all) => all.map((cell) => cell.querySelector('input')?.value ?? cell.textContent));
   return cells.map((cell) => cell.trim()).filter((cell) => /^[\u2212-]?\d/.test(cell)).slice(0, 2);
 }
 

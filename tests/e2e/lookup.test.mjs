@@ -102,12 +102,13 @@ test('dragging a point moves that point only; double-clicking it removes it', as
     grid({ x0: box.x + box.width * 0.65, x1: box.x + box.width * 0.98, dx: 8 }, { y0: box.y + box.height * 0.3, y1: box.y + box.height * 0.8, dy: 8 }),
   );
   assert.ok(found, 'the point k3 is grabbable');
-  const keys = () => page.locator('.kl-table tbody tr td:nth-child(2)').allTextContents();
+  // Each point's key is the number field in its row's second cell.
+  const keys = () => page.locator('.kl-table tbody tr td:nth-child(2) input').evaluateAll((inputs) => inputs.map((input) => input.value));
   assert.deepEqual(await keys(), ['1.00', '3.00', '5.00']);
   await page.mouse.down();
   await page.mouse.move(found.x - 30, found.y - 40, { steps: 5 });
   await page.mouse.up();
-  await page.waitForFunction(() => document.querySelector('.kl-table tbody tr:nth-child(3) td:nth-child(2)')?.textContent !== '5.00');
+  await page.waitForFunction(() => document.querySelector('.kl-table tbody tr:nth-child(3) td:nth-child(2) input')?.value !== '5.00');
   const moved = await keys();
   assert.deepEqual(moved.slice(0, 2), ['1.00', '3.00']);
   assert.ok(Number(moved[2]) < 5, `k3 moved to ${moved[2]}`);

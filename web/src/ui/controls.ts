@@ -26,7 +26,14 @@ export interface Slider {
   readonly value: number;
 }
 
-/// `<label class="kl-control">caption <input type="range"> <output></label>`.
+/// The accessible name of a control whose visible caption is `caption`: `label` when it holds the
+/// caption, else the caption first ("type h, bandwidth h"): a speech user says what is seen.
+export function nameWithCaption(label: string, caption: string): string {
+  return label.toLowerCase().includes(caption.toLowerCase()) ? label : `${caption}, ${label}`;
+}
+
+/// `<label class="kl-control">caption <input type="range"> <span></label>`. The value beside the
+/// thumb is plain text (the slider's aria-valuetext says it): no live region repeats the slider.
 export function slider(options: SliderOptions): Slider {
   const { spec } = options;
   const log = spec.scale === 'log';
@@ -37,8 +44,8 @@ export function slider(options: SliderOptions): Slider {
   caption.textContent = options.caption ?? options.label;
   const input = document.createElement('input');
   input.type = 'range';
-  input.setAttribute('aria-label', options.label);
-  const output = document.createElement('output');
+  input.setAttribute('aria-label', nameWithCaption(options.label, options.caption ?? options.label));
+  const output = document.createElement('span');
   output.className = 'kl-control__value';
   if (log) {
     input.min = '0';

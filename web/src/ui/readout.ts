@@ -1,4 +1,4 @@
-/// Small read-out elements: numbers the tests find by `data-testid`, inside polite live paragraphs.
+/// Small read-out elements: numbers the tests find by `data-testid`, inside read-out paragraphs.
 
 /// An element the tests find by `data-testid`.
 export function testNode<K extends keyof HTMLElementTagNameMap>(tag: K, testid: string): HTMLElementTagNameMap[K] {
@@ -7,11 +7,12 @@ export function testNode<K extends keyof HTMLElementTagNameMap>(tag: K, testid: 
   return node;
 }
 
-/// A polite live paragraph holding `parts`.
+/// A read-out paragraph holding `parts`. It is not a live region: the figure's host says its
+/// read-out sentence once the reader's input settles (`host.announce`), and a `.kl-readout` line
+/// is that sentence by default.
 export function liveReadout(className: string, ...parts: (string | Node)[]): HTMLParagraphElement {
   const paragraph = document.createElement('p');
   paragraph.className = className;
-  paragraph.setAttribute('aria-live', 'polite');
   paragraph.append(...parts);
   return paragraph;
 }

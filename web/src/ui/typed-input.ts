@@ -1,5 +1,6 @@
 /// A typed number beside a slider, for values a slider cannot reach exactly (or must be able to
 /// refuse, such as h = 0). Empty or unparsable text reports NaN so the core refuses it by name.
+import { nameWithCaption } from './controls';
 
 export interface TypedNumber {
   element: HTMLLabelElement;
@@ -10,7 +11,8 @@ export interface TypedNumber {
 
 /// `<label class="kl-control kl-control--compact">caption <input type="number"></label>`.
 export function typedNumber(options: {
-  /// The accessible name, e.g. "bandwidth h, typed value".
+  /// What the field is, e.g. "bandwidth h, typed value"; the accessible name starts with the
+  /// caption when this does not hold it ("type h, bandwidth h, typed value").
   label: string;
   caption: string;
   value: number;
@@ -21,7 +23,7 @@ export function typedNumber(options: {
   input.className = 'kl-input';
   input.step = 'any';
   input.value = String(options.value);
-  input.setAttribute('aria-label', options.label);
+  input.setAttribute('aria-label', nameWithCaption(options.label, options.caption));
   input.addEventListener('change', () => {
     const text = input.value.trim();
     options.onChange(text === '' ? Number.NaN : Number(text));

@@ -28,6 +28,19 @@ export interface FigureParts {
   hideError(): void;
   provideExport(table: ExportTable): () => void;
   stateChanged(state: Record<string, unknown>): void;
+  /// The figure's one polite, atomic live region: the only place the figure speaks from.
+  announcer: HTMLElement;
+}
+
+/// How long the reader's input must have rested before its read-out sentence is said: a held key
+/// or a drag says only where it stopped.
+export const ANNOUNCE_DELAY_MS = 400;
+
+/// The figure's read-out lines as one sentence (for a widget that declares none).
+function readoutSentence(root: HTMLElement): string {
+  return Array.from(root.querySelectorAll<HTMLElement>('.kl-readout'), (line) => line.innerText.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 /// A declared computation: the state keys it reads (all when undefined), and what asks the core.
@@ -66,6 +79,12 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
   private stopWaitingForCharts: (() => void) | null = null;
   private mounted = false;
   private destroyed = false;
+  /// The declared read-out sentence; the sentence said last (or drawn first, which is not said);
+  /// whether the reader's input changed the state since the last drawing; the pending saying.
+  private sentence: () => string = () => readoutSentence(this.root);
+  private spoken: string | null = null;
+  private inputPending = false;
+  private announceTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly parts: FigureParts,
@@ -93,9 +112,17 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     this.parts.stateChanged(this.current as Record<string, unknown>);
     if (!this.mounted || changed.size === 0) return;
     this.retry();
+    if (this.drawnCount > 0) {
+      this.inputPending = true;
+      clearTimeout(this.announceTimer);
+      this.announceTimer = undefined;
+      this.parts.frame.toggleAttribute('data-kl-announcing', true);
+    }
     for (const declared of this.computations) {
       if (!declared.reads || declared.reads.some((key) => changed.has(key))) declared.ask();
     }
+    // A change no computation reads (a section opened, a row highlighted) is drawn at once.
+    this.queueSettle();
   }
 
   compute<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>): Computation {
@@ -137,6 +164,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
       track: (work) => void this.track(work),
       showError: (error, retry) => (retry ? this.failedToLoad(error, `job:${spec.name}`, retry) : this.showError(error, `job:${spec.name}`)),
       clearError: () => this.clearError(`job:${spec.name}`),
+      say: (text) => this.say(text),
       own: (stop) => this.cleanups.push(stop),
     });
   }
@@ -164,6 +192,55 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   note(message: string): () => void {
     return this.parts.note(message);
+  }
+
+  announce(sentence: () => string): void {
+    this.sentence = sentence;
+  }
+
+  say(text: string): void {
+    if (this.destroyed || this.drawnCount === 0) return;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = undefined;
+    this.inputPending = false;
+    this.parts.frame.toggleAttribute('data-kl-announcing', false);
+    this.speak(text);
+  }
+
+  /// Writes `text` into the live region; the same text again is made to differ by a no-break space
+  /// (an unchanged region is not read again).
+  private speak(text: string): void {
+    const region = this.parts.announcer;
+    region.textContent = region.textContent === text ? `${text}\u00a0` : text;
+  }
+
+  /// After a drawing caused by the reader's input: says the sentence once the input has rested.
+  private queueAnnouncement(): void {
+    if (this.drawnCount === 1) {
+      // The first drawing is what the figure shows on load: its sentence is the baseline, not said.
+      this.spoken = this.readSentence();
+      if (!this.inputPending) return;
+    }
+    if (!this.inputPending) return;
+    this.inputPending = false;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => {
+      this.announceTimer = undefined;
+      if (this.destroyed) return;
+      this.parts.frame.toggleAttribute('data-kl-announcing', false);
+      const text = this.readSentence();
+      if (!text || text === this.spoken) return;
+      this.spoken = text;
+      this.speak(text);
+    }, ANNOUNCE_DELAY_MS);
+  }
+
+  private readSentence(): string {
+    try {
+      return this.sentence().replace(/\s+/g, ' ').trim();
+    } catch {
+      return '';
+    }
   }
 
   waitingNote(message: string): () => void {
@@ -217,6 +294,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   destroy(): void {
     this.destroyed = true;
+    clearTimeout(this.announceTimer);
     this.stopWaitingForCharts?.();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     for (const thing of this.owned.splice(0).reverse()) dispose(thing);
@@ -296,6 +374,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     this.drawnCount += 1;
     const frame = this.parts.frame;
     frame.dataset.klDrawn = String(this.drawnCount);
+    this.queueAnnouncement();
     frame.dispatchEvent(new CustomEvent('kernel-lens:drawn', { bubbles: true, composed: true, detail: { count: this.drawnCount } }));
   }
 }

@@ -71,9 +71,9 @@ export function mountWidget<S extends Schema>(
     header.append(heading);
   }
 
+  // The notes are not live: the figure speaks only from its announcer (a note present on load is
+  // read with the figure; a restart is said there).
   const notes = element('div', 'kl-widget__notes');
-  notes.setAttribute('role', 'status');
-  notes.setAttribute('aria-live', 'polite');
   const error = element('p', 'kl-widget__error');
   error.setAttribute('role', 'alert');
   error.hidden = true;
@@ -81,8 +81,13 @@ export function mountWidget<S extends Schema>(
   // The loading note lies over the top of the figure instead of pushing it down: a note that
   // comes and goes while the core loads would move the whole figure twice (a layout shift).
   const loading = element('div', 'kl-widget__loading kl-no-print');
-  loading.setAttribute('role', 'status');
-  loading.setAttribute('aria-live', 'polite');
+  /// The figure's one live region: its read-out sentence after the reader's input, a long run's
+  /// start and end (see FigureHost.announce). Polite and atomic: the whole sentence is read.
+  const announcer = element('p', 'kl-visually-hidden');
+  announcer.setAttribute('role', 'status');
+  announcer.setAttribute('aria-live', 'polite');
+  announcer.setAttribute('aria-atomic', 'true');
+  announcer.dataset.testid = 'announcer';
   /// The notes over the figure, one below the other.
   const overlay = element('div', 'kl-widget__overlay');
   loading.append(overlay);
@@ -90,7 +95,7 @@ export function mountWidget<S extends Schema>(
   const exports: ExportTable[] = [];
   const parsed = parseState(definition.params, params, options.pageParams);
   const tools = toolbar(definition, frame, exports, () => serializeState(definition.params, host.state), options.share);
-  frame.append(header, notes, loading, root, error, tools.element);
+  frame.append(header, notes, loading, root, error, announcer, tools.element);
   frame.addEventListener('keydown', keepKeys);
   container.append(frame);
 
@@ -136,6 +141,7 @@ export function mountWidget<S extends Schema>(
         tools.stateChanged();
         options.onStateChange?.(state);
       },
+      announcer,
     },
     parsed.state,
   );
@@ -155,7 +161,9 @@ export function mountWidget<S extends Schema>(
   let removeRestartNote = (): void => undefined;
   const stopRestartNotes = host.bridge.onRestart((reason) => {
     removeRestartNote();
-    removeRestartNote = host.note(`The core stopped (${reason}) and was restarted; this figure keeps its state.`);
+    const message = `The core stopped (${reason}) and was restarted; this figure keeps its state.`;
+    removeRestartNote = host.note(message);
+    host.say(message);
   });
   // A slow download of the core says so, instead of read-outs that stay empty.
   let removeLoadingNote = (): void => undefined;

@@ -12,6 +12,8 @@ export interface JobHost {
   /// Shows why the job stopped; `retry` (when a part of the core could not be loaded) runs it again.
   showError(error: unknown, retry?: () => void): void;
   clearError(): void;
+  /// Says a sentence in the figure's live region (the run's start, cancel, end; never its progress).
+  say(text: string): void;
   /// Registers what stops the job when the figure goes.
   own(stop: () => void): void;
 }
@@ -32,7 +34,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
   bar.value = 0;
   const status = document.createElement('span');
   status.className = 'kl-progress__status';
-  status.setAttribute('role', 'status');
+  // Not a live region: the run's progress is shown, not read; its start and end are said.
   if (spec.statusTestId) status.dataset.testid = spec.statusTestId;
   const runButton = button(spec.runLabel, () => job.start());
   const cancelButton = button('Cancel', () => job.cancel());
@@ -67,6 +69,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
       bar.value = 0;
       host.clearError();
       setRunning(true);
+      host.say(`${spec.name} started.`);
       const work = spec.work({
         // An answer that arrives once the run is cancelled (a step on the page whose module was
         // still loading) is not handed on either.
@@ -92,6 +95,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
           controller = null;
           setText(status, text);
           setRunning(false);
+          host.say(`${spec.name} ${text}${spec.summary ? `. ${spec.summary()}` : ''}.`);
         },
         (error: unknown) => {
           if (controller !== mine) return;
@@ -99,6 +103,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
           if (!isAbort(error)) {
             host.showError(error, isRefusal(error) ? undefined : () => job.start());
             setText(status, spec.stopped(done, total));
+            host.say(`${spec.name} ${spec.stopped(done, total)}.`);
           }
           setRunning(false);
         },
@@ -111,6 +116,7 @@ export function createJob(spec: JobSpec, host: JobHost): Job {
       running.abort();
       setText(status, spec.cancelled(done, total));
       setRunning(false);
+      host.say(`${spec.name} ${spec.cancelled(done, total)}.`);
     },
   };
   host.own(() => {

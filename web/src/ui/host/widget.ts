@@ -58,7 +58,16 @@ export interface WidgetHost<S extends Schema = Schema> {
   /// The same for a table made from `source()` (the figure's last answer): nothing to download
   /// while it is null.
   provideExport<T>(name: string, source: () => T | null | undefined, rows: (value: T) => CsvRows): () => void;
-
+  /// Declares the figure's read-out as one sentence naming what changed ("Prediction at q = 3.55,
+  /// h = 0.600: 2.7239"). The host reads it once the figure has drawn what the reader's input
+  /// caused and says it in the figure's one polite live region, once the input has settled
+  /// (ANNOUNCE_DELAY_MS after the last change, the newest only): never on load, never when it is
+  /// the sentence said last. An empty sentence says nothing. Without it, the figure's
+  /// `.kl-readout` lines are the sentence.
+  announce(sentence: () => string): void;
+  /// Says `text` in the figure's live region at once (a long run's start, pause, end); a sentence
+  /// still waiting for the input to settle is dropped. Nothing is said before the first drawing.
+  say(text: string): void;
 }
 
 /// Something the figure disposes of when it goes.
@@ -105,6 +114,8 @@ export interface JobSpec {
   /// What the status says when a step is refused, from the progress so far (the error itself is
   /// shown under the figure).
   stopped(done: number, total: number): string;
+  /// What is said after the final status when a run ends (its result, e.g. the grid minimum).
+  summary?(): string;
 }
 
 export interface JobContext {

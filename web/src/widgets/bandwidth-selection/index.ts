@@ -93,12 +93,16 @@ export default defineWidget({ name: 'bandwidth-selection', ...meta, params, pros
   sealed.className = 'kl-sealed';
   const testLine = liveReadout('kl-summary');
   testLine.dataset.testid = 'test-mse';
+  // The button disables itself once the set is open: the focus goes to what it opened.
+  testLine.tabIndex = -1;
   const revealButton = button('Open the sealed test set (once)', () => {
     if (host.state.reveal) return;
     host.update({ reveal: true });
     if (last) show(last);
+    testLine.focus();
   });
   sealed.append(revealButton, testLine);
+  host.announce(() => (last ? [selectedLine, ...(host.state.reveal ? [testLine] : [])].map((line) => line.textContent ?? '').join(' ') : ''));
 
   const table = dataTable('Selection curves on the grid (the validation choice highlighted)', ['h', 'training MSE', 'validation MSE', 'leave-one-out MSE']);
   table.table.dataset.testid = 'selection-table';

@@ -86,6 +86,7 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
       }
     },
     cancelled: (done, total) => `cancelled after ${done} of ${total} bandwidths; the table keeps the finished rows`,
+    summary: () => table.element.querySelector('[data-testid="grid-minimum"]')?.textContent ?? '',
     stopped: (done, total) => `stopped after ${done} of ${total} bandwidths`,
   });
 
@@ -124,6 +125,14 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
     marker.set(h);
   }
   dragMarker(host, view.chart, moveMarker);
+  /// The marker's two decompositions, said once the marker rests.
+  let markerRows: { measured: RiskRow; exact: RiskRow } | null = null;
+  host.announce(() => {
+    if (!markerRows) return '';
+    const { measured, exact } = markerRows;
+    const parts = (row: RiskRow): string => `bias² ${fixed(row.bias2, 4)}, variance ${fixed(row.variance, 4)}, MSE ${fixed(row.mse, 4)}`;
+    return `At marker h = ${precise(measured.bandwidth, 3)}: measured ${parts(measured)}; exact ${parts(exact)}.`;
+  });
 
   host.root.append(
     view.box,
@@ -145,6 +154,7 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
     },
     draw([[measured], [exact]]) {
       if (!measured || !exact) return;
+      markerRows = { measured, exact };
       markerTable.show(measured, exact);
       redraw({ marker: measured.bandwidth });
     },

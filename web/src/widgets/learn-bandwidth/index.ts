@@ -3,7 +3,7 @@
 /// one step at a time or animated: the steps drawn on the leave-one-out curve, the fitted curve
 /// and the attention map at the current h. Every h, risk and gradient is the core's (looDescent).
 import { button, controlRow, slider } from '../../ui/controls';
-import { precise, significant } from '../../ui/format';
+import { fixed, precise, significant } from '../../ui/format';
 import { call, keeping } from '../../engine';
 import { defineWidget } from '../../ui/host/widget';
 import { loadChapterSample } from '../shared/chapter-sample';
@@ -65,7 +65,21 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
     animation.stop();
     advance();
   });
-  const playButton = button('Play', () => (animation.playing ? animation.stop() : descent && animation.play()));
+  const playButton = button('Play', () => {
+    if (animation.playing) {
+      animation.stop();
+      host.say(`Paused. ${sentence()}`);
+    } else if (descent && host.state.steps < MAX_STEPS) {
+      if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
+        // Reduced motion: no animation, the descent goes to where Play would stop in one step.
+        stride = MAX_STEPS - host.state.steps;
+        stepComputation.refresh();
+      } else {
+        animation.play();
+        host.say(`Playing the descent from step ${host.state.steps}.`);
+      }
+    }
+  });
   const resetButton = button('Reset', () => {
     animation.stop();
     host.update({ steps: 0 });
@@ -115,6 +129,17 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
 
   /// The run a step continues: a step answered after a new run began is dropped.
   let stepFrom: Descent | null = null;
+  /// Steps the next step computation asks for: 1, or all that are left when Play goes straight
+  /// to its end (reduced motion).
+  let stride = 1;
+  /// The read-out sentence at the descent's current step (silent while it plays: its end is said).
+  const sentence = (): string => {
+    const d = descent;
+    if (!d) return '';
+    const t = d.bandwidths.length - 1;
+    return `Step ${t}: h = ${significant(d.bandwidths[t] ?? Number.NaN, 4)}, leave-one-out risk ${fixed(d.risks[t] ?? Number.NaN, 4)}, ∂R/∂log h = ${fixed(d.gradients[t] ?? Number.NaN, 4)}.`;
+  };
+  host.announce(() => (animation.playing ? '' : sentence()));
   /// One more step, continued from the last h (the core repeats a longer run bit for bit).
   const stepComputation = host.compute({
     key: 'step',
@@ -122,21 +147,33 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
     ask: ({ start, rate }) => {
       stepFrom = descent;
       if (!sample || !stepFrom) return null;
-      return [call('looDescent', sample.keys, sample.observed, 1, stepFrom.bandwidths.at(-1) ?? start, rate, 1)] as const;
+      const count = stride;
+      stride = 1;
+      return [call('looDescent', sample.keys, sample.observed, 1, stepFrom.bandwidths.at(-1) ?? start, rate, count)] as const;
     },
     draw([next]) {
       const d = stepFrom;
       if (!d || d !== descent) return;
-      const moved = Math.abs(Math.log((next.bandwidths[1] ?? 0) / (next.bandwidths[0] ?? 1)));
+      // Of several steps (Play without motion), those up to the one Play would have stopped after.
+      let kept = 1;
+      let moved = Infinity;
+      for (; kept < next.bandwidths.length; kept++) {
+        moved = Math.abs(Math.log((next.bandwidths[kept] ?? 0) / (next.bandwidths[kept - 1] ?? 1)));
+        if (moved < SETTLED) break;
+      }
+      kept = Math.min(kept + 1, next.bandwidths.length);
       descent = {
-        bandwidths: Float64Array.of(...d.bandwidths, ...next.bandwidths.subarray(1)),
-        risks: Float64Array.of(...d.risks, ...next.risks.subarray(1)),
-        gradients: Float64Array.of(...d.gradients, ...next.gradients.subarray(1)),
+        bandwidths: Float64Array.of(...d.bandwidths, ...next.bandwidths.subarray(1, kept)),
+        risks: Float64Array.of(...d.risks, ...next.risks.subarray(1, kept)),
+        gradients: Float64Array.of(...d.gradients, ...next.gradients.subarray(1, kept)),
       };
       const steps = descent.bandwidths.length - 1;
       host.update({ steps });
       fitComputation.refresh();
-      if (animation.playing && (moved < SETTLED || steps >= MAX_STEPS)) animation.stop();
+      if (animation.playing && (moved < SETTLED || steps >= MAX_STEPS)) {
+        animation.stop();
+        host.say(`The descent stopped. ${sentence()}`);
+      }
     },
     refused: () => animation.stop(),
   });

@@ -1,5 +1,6 @@
 /// Figure 12.1, live: a three-point Gaussian lookup. Drag the query or the points, add points by
-/// clicking empty space, remove them by double-clicking; the weights and prediction come from the core.
+/// clicking empty space, remove them by double-clicking; on the keyboard, each point's key and
+/// value are fields in its table row. The weights and prediction come from the core.
 import { bandwidthSlider, button, controlRow, dataTable, querySlider } from '../../ui/controls';
 import { fixed, pending, precise } from '../../ui/format';
 import { echoed } from '../../ui/state';
@@ -69,6 +70,11 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
   prediction.className = 'kl-number';
   const where = document.createElement('span');
   const readout = liveReadout('kl-readout', 'Prediction ', where, ' = ', prediction);
+  host.announce(() => {
+    if (!lastFrame) return '';
+    const points = lastFrame.keys.length;
+    return `Prediction at q = ${fixed(lastFrame.query, 2)}, h = ${precise(host.state.h, 3)}: ${fixed(lastFrame.prediction, 4)} (${points} point${points === 1 ? '' : 's'})`;
+  });
   // Until the core answers, the read-out's line is there, its number a blank of its width.
   /// Where the prediction is read: the query and bandwidth, as the read-out states them.
   const whereText = (q: number, h: number): string => `f̂(${fixed(q, 2)}) at h = ${precise(h, 3)}`;
@@ -81,6 +87,9 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
     if (keys.length >= MAX_POINTS) return;
     const spare = [0.5, 5.5, 2, 4, 0.25, 5.75, 2.5, 4.5].find((x) => !keys.includes(x)) ?? 2;
     host.update({ keys: [...keys, spare], values: [...values, 2] });
+    // The new point's row is where the reader places it: its key field takes the focus.
+    renderTable({ keys: host.state.keys, values: host.state.values, weights: null });
+    fields[host.state.keys.length - 1]?.key.focus();
   });
   const resetButton = button("Reset to the chapter's example", () => {
     host.update({ h: params.h.default, q: params.q.default, keys: [...params.keys.default], values: [...params.values.default] });
@@ -96,8 +105,39 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
   charts.append(view.scatterBox, view.barBox);
   host.root.append(charts, controlRow(query.element, bandwidth.element), readout, table.element, controlRow(addButton, resetButton));
 
-  /// Each row's Remove button, kept across frames (a drag rewrites only the numbers).
+  /// Each row's Remove button and key and value fields, kept across frames (a drag rewrites only
+  /// the numbers).
   const removeButtons: HTMLButtonElement[] = [];
+  const fields: { key: HTMLInputElement; value: HTMLInputElement }[] = [];
+  /// Where the focus goes once a removal is drawn (the removed row's button or field goes).
+  let focusAfterRemove: number | null = null;
+
+  /// A number field for point `index`'s key or value: a committed entry (Enter, leaving the field,
+  /// the arrow keys) moves the point; an entry outside the plot is refused and the point stays.
+  function pointField(index: number, which: 'key' | 'value'): HTMLInputElement {
+    const range = which === 'key' ? X_RANGE : Y_RANGE;
+    const input = document.createElement('input');
+    input.type = 'number';
+    input.className = 'kl-input kl-input--cell';
+    input.min = String(range.min);
+    input.max = String(range.max);
+    input.step = which === 'key' ? '0.05' : '0.1';
+    input.setAttribute('aria-label', `k${index + 1} ${which}`);
+    input.addEventListener('change', () => {
+      const list = which === 'key' ? host.state.keys : host.state.values;
+      const text = input.value.trim();
+      const x = text === '' ? Number.NaN : Number(text);
+      if (!Number.isFinite(x) || x < range.min || x > range.max) {
+        host.showError(`k${index + 1}’s ${which} “${text.slice(0, 40)}” is refused: type a number from ${range.min} to ${range.max}.`, 'field');
+        input.value = fixed(list[index] ?? Number.NaN, 2);
+        return;
+      }
+      host.clearError('field');
+      const next = list.map((old, j) => (j === index ? round2(x) : old));
+      host.update(which === 'key' ? { keys: next } : { values: next });
+    });
+    return input;
+  }
   renderTable({ keys: host.state.keys, values: host.state.values, weights: null });
   table.setFooter(['sum', '', '', pending('1.0000'), '']);
 
@@ -105,16 +145,30 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
   /// their width, so the answer arriving shifts nothing.
   function renderTable(frame: Pick<LookupFrame, 'keys' | 'values'> & { weights: Float64Array | null }): void {
     table.setRows(
-      frame.keys.map((key, i) => [
+      frame.keys.map((_, i) => [
         `k${i + 1}`,
-        fixed(key, 2),
-        fixed(frame.values[i] ?? 0, 2),
+        null,
+        null,
         frame.weights ? fixed(frame.weights[i] ?? 0, 4) : pending('0.0000'),
         null,
       ]),
     );
     const rows = table.table.tBodies[0]?.rows ?? [];
     Array.from(rows).forEach((row, i) => {
+      const pair = (fields[i] ??= { key: pointField(i, 'key'), value: pointField(i, 'value') });
+      const shown = [fixed(frame.keys[i] ?? Number.NaN, 2), fixed(frame.values[i] ?? Number.NaN, 2)] as const;
+      [pair.key, pair.value].forEach((input, c) => {
+        const cell = row.cells[c + 1];
+        if (cell && cell.firstChild !== input) cell.replaceChildren(input);
+        // A field being typed in keeps the reader's text until it is committed.
+        const typing = input === (input.getRootNode() as Document | ShadowRoot).activeElement && Number(input.value) !== Number(shown[c]);
+        const text = shown[c] ?? '';
+        if (!typing && input.value !== text) {
+          input.value = text;
+          // The value as shown: a number field's own value is read in binary ("2.7999999523").
+          input.setAttribute('aria-valuetext', text);
+        }
+      });
       let remove = removeButtons[i];
       if (!remove) {
         remove = button('Remove', () => removePoint(i));
@@ -126,12 +180,23 @@ export default defineWidget({ name: 'lookup', ...meta, params, prose }, (host) =
       if (cell && cell.firstChild !== remove) cell.replaceChildren(remove);
     });
     addButton.disabled = frame.keys.length >= MAX_POINTS;
+    if (focusAfterRemove !== null && rows.length === frame.keys.length) {
+      // The removed row's Remove button now removes the next point (or the last one's, if it was
+      // last); with one point left, Remove is disabled and the point's key field takes the focus.
+      const index = Math.min(focusAfterRemove, frame.keys.length - 1);
+      focusAfterRemove = null;
+      const target = frame.keys.length > 1 ? removeButtons[index] : fields[index]?.key;
+      target?.focus();
+    }
   }
 
   function removePoint(index: number): void {
     const { keys, values } = host.state;
     if (keys.length <= 1) return;
+    const root = host.root.getRootNode() as Document | ShadowRoot;
+    if (host.root.contains(root.activeElement)) focusAfterRemove = index;
     host.update({ keys: keys.filter((_, i) => i !== index), values: values.filter((_, i) => i !== index) });
+    renderTable({ keys: host.state.keys, values: host.state.values, weights: null });
   }
 
   host.compute({

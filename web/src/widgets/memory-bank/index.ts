@@ -179,6 +179,10 @@ export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math:
     }
   }
 
+  host.announce(() =>
+    last ? `Query q = ${fixed(last.q, 2)}, h = ${precise(last.h, 3)}: weights ${Array.from(last.weights, (w) => fixed(w, 4)).join(', ')}; output ${fixed(last.output, 4)}.` : '',
+  );
+
   /// The query's reading of the bank: its weights and output, and the scores behind them.
   host.compute({
     key: 'bank',

@@ -64,6 +64,8 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
   const addButton = button('Add a bandwidth', () => {
     if (host.state.bandwidths.length >= MAX_CURVES) return;
     setBandwidths([...host.state.bandwidths, 0.3]);
+    // The new bandwidth's slider takes the focus (Add disables itself at the sixth).
+    sliderRow.querySelectorAll('input')[host.state.bandwidths.length - 1]?.focus();
   });
   const bandButton = button('', () => {
     host.update({ band: !host.state.band });
@@ -71,7 +73,8 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
     paint();
     renderTable();
   });
-  const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => '')]);
+  // Header cells with text from the start (they are `th`s): the core's grid fills in each query.
+  const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => 'q = …')]);
   const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
   host.root.append(box, sliderRow, controlRow(addButton, bandButton), table.element);
 
@@ -175,6 +178,10 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
 
   function buildSliders(): void {
     const { bandwidths } = host.state;
+    // A rebuild (a new theme's swatches) keeps the focus on the control in the same place.
+    const active = (sliderRow.getRootNode() as Document | ShadowRoot).activeElement;
+    const controls = (): Element[] => Array.from(sliderRow.querySelectorAll('input, button'));
+    const focused = active ? controls().indexOf(active) : -1;
     sliderRow.replaceChildren(
       ...bandwidths.map((h, i) => {
         const control = slider({
@@ -194,6 +201,11 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
           // Every later curve moves up a slot: each slot asks for its new bandwidth.
           asked = [];
           setBandwidths(host.state.bandwidths.filter((_, j) => j !== i));
+          // The rows are rebuilt: the focus goes to the Remove button now in this place (the last
+          // one's if this was last), or to the one slider left, whose Remove is disabled.
+          const left = host.state.bandwidths.length;
+          const place = sliderRow.children[Math.min(i, left - 1)];
+          (left > 1 ? place?.querySelector('button') : place?.querySelector('input'))?.focus();
         }, 'kl-button kl-button--icon');
         remove.setAttribute('aria-label', `Remove bandwidth h${i + 1}`);
         remove.disabled = bandwidths.length <= 1;
@@ -202,6 +214,7 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
       }),
     );
     addButton.disabled = bandwidths.length >= MAX_CURVES;
+    if (focused >= 0) (controls()[focused] as HTMLElement | undefined)?.focus();
   }
 
   async function loadLaboratory(): Promise<void> {
@@ -213,6 +226,15 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
     noiseComputation.refresh();
     for (const curve of curveComputations) curve.refresh();
   }
+
+  host.announce(() => {
+    const current = lab;
+    const middle = TABLE_INDICES[2];
+    if (!current) return '';
+    const { bandwidths } = host.state;
+    const predictions = bandwidths.map((h, i) => `h = ${significant(h, 3)}: ${curves[i] ? fixed(curves[i]?.[middle] ?? Number.NaN, 4) : 'pending'}`);
+    return `${bandwidths.length} prediction curve${bandwidths.length === 1 ? '' : 's'}${host.state.band ? ' with ±2 sd bands' : ''}; at q = ${fixed(current.dense[middle] ?? Number.NaN, 2)}, ${predictions.join(', ')}.`;
+  });
 
   host.onTheme(() => {
     buildSliders();

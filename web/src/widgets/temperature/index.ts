@@ -53,6 +53,9 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
   const hText = testNode('strong', 'bandwidth');
   const tauText = testNode('strong', 'temperature');
   const readout = liveReadout('kl-readout', 'h = ', hText, '  ↔  τ = 2h² = ', tauText);
+  host.announce(() =>
+    last ? `h = ${hText.textContent ?? ''}, τ = 2h² = ${tauText.textContent ?? ''}: kernel weights ${Array.from(last.kernel, (w) => fixed(w, 4)).join(', ')}.` : '',
+  );
 
   const table = dataTable('Weights per key', ['key', 'kernel α', 'softmax(s/τ)', 'h → 0⁺ limit', 'h → ∞ limit']);
   const bandwidth = bandwidthSlider(params.h, host.state.h, (h) => {
@@ -190,8 +193,15 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
 
   function startDrive(factor: number): void {
     stopDrive();
+    const end = factor < 1 ? params.h.min : params.h.max;
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      // Reduced motion: no animation, h goes straight to where the drive would stop.
+      update({ h: end });
+      return;
+    }
     const active = factor < 1 ? toZero : toInfinity;
     active.setAttribute('aria-pressed', 'true');
+    host.say(`Driving h from ${precise(host.state.h, 3)} toward ${factor < 1 ? '0⁺' : '∞'}.`);
     const step = (): void => {
       const h = Math.min(Math.max(host.state.h * factor, params.h.min), params.h.max);
       update({ h: Number(h.toPrecision(3)) });

@@ -4,7 +4,7 @@
 import { barPoints, chartCanvas, scheduleFrame, setDatasets, weightBarChart } from '../../charts';
 import { call } from '../../engine';
 import { withAlpha } from '../../theme/theme';
-import { button, controlRow, dataTable, slider } from '../../ui/controls';
+import { button, controlRow, dataTable, nameWithCaption, slider } from '../../ui/controls';
 import { fixed, pending, precise, tuple } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
 import { liveReadout, setText, testNode } from '../../ui/readout';
@@ -77,7 +77,7 @@ export default defineWidget({ name: 'ties', ...meta, params, prose }, (host) => 
   typed.className = 'kl-input';
   typed.step = 'any';
   typed.value = String(host.state.h);
-  typed.setAttribute('aria-label', 'bandwidth h, typed value');
+  typed.setAttribute('aria-label', nameWithCaption('bandwidth h, typed value', 'type h'));
   typed.addEventListener('change', () => ask(typed.value.trim() === '' ? Number.NaN : Number(typed.value), 'replace'));
   const typedLabel = document.createElement('label');
   typedLabel.className = 'kl-ties__typed';

@@ -43,6 +43,10 @@ export function editableTable(onEdit: () => void): EditableTable {
   const rows = (): HTMLTableRowElement[] => Array.from(table.tBodies[0]?.rows ?? []);
 
   function render(current: CsvTable): void {
+    // The cells are rebuilt: the cell that had the focus (the one just edited) has it again.
+    const active = (table.getRootNode() as Document | ShadowRoot).activeElement;
+    const focusedRow = active instanceof HTMLInputElement ? rows().findIndex((row) => row.contains(active)) : -1;
+    const focusedCell = focusedRow >= 0 ? Array.from(rows()[focusedRow]?.cells ?? []).findIndex((cell) => cell.contains(active)) : -1;
     const head = table.tHead?.rows[0];
     head?.replaceChildren(
       ...['row', ...current.header].map((name) => {
@@ -71,6 +75,7 @@ export function editableTable(onEdit: () => void): EditableTable {
         cell.replaceChildren(input);
       });
     });
+    if (focusedCell > 0) (rows()[focusedRow]?.cells[focusedCell]?.querySelector('input') ?? table.querySelector('input'))?.focus();
     table.caption!.textContent = editable
       ? 'Your data (edit a cell and press Enter)'
       : `Your data: the first ${shown} of ${current.n.toLocaleString('en-US')} rows (edit larger tables as text)`;
