@@ -77,15 +77,20 @@ function renderListing(slot: HTMLElement, listing: CodeCell, context: ListingCon
   const copy = element('button', 'kl-listing__copy', 'Copy');
   copy.type = 'button';
   copy.setAttribute('aria-label', `Copy the code: ${listing.title}`);
-  const copied = element('span', 'kl-listing__status');
+  // The button says what happened; a status line (read, not shown) announces it.
+  const copied = element('span', 'kl-visually-hidden');
   copied.setAttribute('role', 'status');
   copied.setAttribute('aria-live', 'polite');
   let clear: ReturnType<typeof setTimeout> | undefined;
   copy.addEventListener('click', () => {
     void copyText(listing.source).then((done) => {
       copied.textContent = done ? 'Copied' : 'Copy failed: select the code and copy it';
+      copy.textContent = done ? 'Copied' : 'Copy failed';
       clearTimeout(clear);
-      clear = setTimeout(() => (copied.textContent = ''), 4000);
+      clear = setTimeout(() => {
+        copied.textContent = '';
+        copy.textContent = 'Copy';
+      }, 4000);
     });
   });
   tools.append(copy, copied);
