@@ -73,7 +73,7 @@ function renderListing(slot: HTMLElement, listing: CodeCell, context: ListingCon
   const summary = element('summary', 'kl-listing__summary');
   const kind = element('span', 'kl-listing__kind', `${listing.kind}:`);
   summary.append(kind, ` ${listing.title}`);
-  const tools = element('div', 'kl-listing__tools');
+  const tools = element('div', 'kl-listing__tools kl-no-print');
   const copy = element('button', 'kl-listing__copy', 'Copy');
   copy.type = 'button';
   copy.setAttribute('aria-label', `Copy the code: ${listing.title}`);
@@ -147,7 +147,7 @@ function renderOutput(frame: HTMLElement, output: NonNullable<(typeof LISTINGS)[
     printed.dataset.klDrawn = String(drawn);
     printed.dispatchEvent(new CustomEvent('kernel-lens:drawn', { bubbles: true, detail: { count: drawn } }));
   };
-  context.follow(output.figure, (state, chapter) => {
+  whenNear(box, () => context.follow(output.figure, (state, chapter) => {
     const key = JSON.stringify(output.reads.map((read) => state[read]));
     if (key === last) return;
     last = key;
@@ -171,7 +171,28 @@ function renderOutput(frame: HTMLElement, output: NonNullable<(typeof LISTINGS)[
         settle();
       },
     );
-  });
+  }));
+}
+
+/// How far below (and above) the viewport an output starts computing, as a figure mounts.
+const NEAR = '800px 0px';
+
+/// Runs `start` once, when `element` nears the viewport or the page is printed: the core computes
+/// nothing for a listing far from the reader.
+function whenNear(element: HTMLElement, start: () => void): void {
+  let started = false;
+  const go = (): void => {
+    if (started) return;
+    started = true;
+    observer.disconnect();
+    removeEventListener('beforeprint', go);
+    start();
+  };
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) go();
+  }, { rootMargin: NEAR });
+  observer.observe(element);
+  addEventListener('beforeprint', go);
 }
 
 /// Fills every listing slot under `root` not yet filled.
