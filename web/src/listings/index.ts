@@ -153,6 +153,7 @@ function renderOutput(frame: HTMLElement, output: NonNullable<(typeof LISTINGS)[
     last = key;
     const atChapter = output.reads.every((read) => JSON.stringify(state[read]) === JSON.stringify(chapter[read]));
     where.textContent = atChapter ? ' (the chapter’s settings):' : ' (not the chapter’s settings):';
+    if (!printed.dataset.klDrawn) printed.textContent = `computing…${'\n'.repeat(Math.max(0, output.rows(state) - 1))}`;
     busy += 1;
     printed.setAttribute('data-kl-busy', '');
     output.lines(state, ask).then(

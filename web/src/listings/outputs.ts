@@ -14,6 +14,8 @@ export interface ListingOutput {
   figure: string;
   /// The state keys it reads (the chapter's settings are their defaults).
   reads: readonly string[];
+  /// How many lines it prints at `state` (held blank until the first answer: nothing moves then).
+  rows(state: FigureState): number;
   /// The printed lines at `state`, or null when superseded.
   lines(state: FigureState, ask: Ask): Promise<string[] | null>;
 }
@@ -40,6 +42,7 @@ export const LISTINGS: Readonly<Record<string, ListingSpec>> = {
     output: {
       figure: 'lookup',
       reads: ['q', 'h', 'keys', 'values'],
+      rows: () => 2,
       async lines(state, ask) {
         const answer = await ask([call('attention', [number(state.q)], numbers(state.keys), numbers(state.values), 1, 1, number(state.h))] as const);
         if (!answer) return null;
@@ -54,6 +57,7 @@ export const LISTINGS: Readonly<Record<string, ListingSpec>> = {
     output: {
       figure: 'ols-vs-nw',
       reads: ['q', 'h', 'targets'],
+      rows: () => 3,
       async lines(state, ask) {
         const q = number(state.q);
         const targets = numbers(state.targets);
@@ -76,6 +80,7 @@ export const LISTINGS: Readonly<Record<string, ListingSpec>> = {
     output: {
       figure: 'bias-variance',
       reads: ['worlds', 'noise', 'keySeed', 'monteCarloSeed', 'bandwidths'],
+      rows: (state) => numbers(state.bandwidths).length + 2,
       async lines(state, ask) {
         const settings = { worlds: number(state.worlds), noise: number(state.noise), keySeed: number(state.keySeed), monteCarloSeed: number(state.monteCarloSeed) };
         const rows = [];
@@ -102,6 +107,7 @@ export const LISTINGS: Readonly<Record<string, ListingSpec>> = {
     output: {
       figure: 'attention-map',
       reads: ['h', 'queries', 'keys'],
+      rows: () => 2,
       async lines(state, ask) {
         const data = await ask([call('chapterDataset', { queries: number(state.queries), keys: number(state.keys) })] as const);
         if (!data) return null;
@@ -123,6 +129,7 @@ export const LISTINGS: Readonly<Record<string, ListingSpec>> = {
     output: {
       figure: 'underflow',
       reads: ['q', 'h', 'iq', 'ih'],
+      rows: () => 3,
       async lines(state, ask) {
         const data = await ask([call('chapterDataset')] as const);
         if (!data) return null;
