@@ -6,6 +6,9 @@
 //   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 416 kB, goal 408 kB
 //                              (400 kB before the stylesheet was counted, see STYLESHEET_KB)
 //   loader                     kernel-lens.js alone (what a page without figures fetches) ≤ 20 kB
+//   listings                   the chapter's code listings' chunk (web/src/listings/: the seven
+//                              listings' text and what shows them), loaded when the page has a
+//                              listing to show, ≤ 10 kB; budgeted on its own line, not in the full page's
 // Lazily loaded parts (KaTeX, the export code) count for the full page only. KaTeX's font
 // files are left out (the browser fetches the few a formula uses). The standalone file inlines
 // everything and is not budgeted.
@@ -28,7 +31,10 @@ const LIMITS = {
   embed: { limit: 200 },
   page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 },
   loader: { limit: 20 },
+  listings: { limit: 10 },
 };
+/// The listings' chunk (its own line; its imports are the page's shared chunks, counted there).
+const LISTINGS = 'src/listings/index.ts';
 /// The wasm modules; Vite names each `assets/kernel_lens_<module>-<hash>.wasm`.
 const WASM_MODULES = ['core', 'lab'];
 const dist = resolve(process.argv[2] ?? 'dist');
@@ -97,6 +103,10 @@ for (const widget of widgets) {
 }
 const page = new Set(['index.html', ...closure('index.html', true), ...closure(WORKER, true), ...styles, ...wasm]);
 for (const widget of widgets) closure(`src/widgets/${widget}/index.ts`, true, page);
+if (manifest[LISTINGS]) {
+  page.delete(manifest[LISTINGS].file);
+  check(`listings: ${manifest[LISTINGS].file}`, gzipped(manifest[LISTINGS].file), LIMITS.listings);
+}
 check('full page (HTML, JavaScript, CSS, wasm)', total(page), LIMITS.page);
 check('loader: kernel-lens.js', gzipped('kernel-lens.js'), LIMITS.loader);
 

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { notebook, parseCells } from './src/listings/cells.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = resolve(webRoot, '..');
@@ -32,6 +33,23 @@ function coreWorkerChunk(): Plugin {
     },
     resolveId: (id) => (id === 'virtual:kernel-lens-worker-url' ? virtualId : null),
     load: (id) => (id === virtualId ? `export default import.meta.ROLLUP_FILE_URL_${reference};` : null),
+  };
+}
+
+/// The chapter's code as a Jupyter notebook beside the page (NOTEBOOK_FILE, linked from index.html),
+/// written from the same cells the page shows (web/src/listings/chapter.py).
+export const NOTEBOOK_FILE = 'kernel-lens-chapter-12.ipynb';
+function chapterNotebook(): Plugin {
+  const source = resolve(webRoot, 'src/listings/chapter.py');
+  return {
+    name: 'kernel-lens-chapter-notebook',
+    buildStart() {
+      this.addWatchFile(source);
+    },
+    generateBundle() {
+      const cells = parseCells(readFileSync(source, 'utf8'));
+      this.emitFile({ type: 'asset', fileName: NOTEBOOK_FILE, source: `${JSON.stringify(notebook(cells), null, 1)}\n` });
+    },
   };
 }
 
@@ -75,7 +93,7 @@ export default defineConfig(({ mode }) => {
   return {
     root: webRoot,
     base: './',
-    plugins: standalone || loader ? [] : [coreWorkerChunk(), compileHints()],
+    plugins: standalone || loader ? [] : [coreWorkerChunk(), compileHints(), chapterNotebook()],
     resolve: {
       alias: [
         { find: 'kernel-lens-wasm', replacement: wasmDir },

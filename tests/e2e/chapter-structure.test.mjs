@@ -148,7 +148,8 @@ async function followsTheChapter(path) {
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
   // Scroll to each figure still waiting (mounting one moves the ones below), as a reader would.
   for (let step = 0; step < 4 * widgetNames.length; step++) {
-    const waiting = page.locator('.kl-section--waiting').first();
+    // A section's figure place once its prose is in (the prose, with its code listings, can be tall).
+    const waiting = page.locator('.kl-section--waiting .kl-figure-waiting, .kl-section--waiting:not(:has(.kl-figure-waiting))').first();
     if ((await waiting.count()) === 0) break;
     await waiting.scrollIntoViewIfNeeded().catch(() => {});
     await nextFrames(page);

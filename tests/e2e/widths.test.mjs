@@ -59,7 +59,8 @@ async function mountEverything(page) {
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
   for (let round = 0; round < 60; round++) {
     const waiting = await page.evaluate(() => {
-      const next = document.querySelector('.kl-section--waiting');
+      // A section's figure place once its prose is in (the prose, with its code listings, can be tall).
+      const next = document.querySelector('.kl-section--waiting .kl-figure-waiting, .kl-section--waiting:not(:has(.kl-figure-waiting))');
       next?.scrollIntoView();
       return Boolean(next);
     });

@@ -17,7 +17,7 @@ export function layerOf(file) {
   if (file.startsWith('widgets/shared/')) return 'widgets-shared';
   if (file.startsWith('widgets/')) return `widget:${file.split('/')[1]}`;
   const top = file.split('/')[0];
-  if (['base', 'theme', 'ui', 'charts', 'page', 'embed'].includes(top)) return top;
+  if (['base', 'theme', 'ui', 'charts', 'listings', 'page', 'embed'].includes(top)) return top;
   if (file === 'main.ts' || file === 'embed.ts') return 'entry';
   return 'unknown';
 }
@@ -35,7 +35,8 @@ const RULES = {
   'widgets-shared': { layers: ['base', 'theme', 'ui', 'charts', 'host', 'engine-api'], packages: [] },
   widget: { layers: ['base', 'theme', 'ui', 'charts', 'host', 'engine-api', 'widgets-shared'], packages: [] },
   registry: { layers: ['ui', 'host', 'widget'], packages: [] },
-  page: { layers: ['base', 'theme', 'ui', 'charts', 'host', 'registry', 'embed'], packages: [] },
+  listings: { layers: ['base', 'theme', 'ui', 'engine-api'], packages: [] },
+  page: { layers: ['base', 'theme', 'ui', 'charts', 'host', 'registry', 'listings', 'embed'], packages: [] },
   embed: { layers: ['base', 'theme', 'ui', 'charts', 'host', 'registry', 'page'], packages: [] },
   entry: { layers: ['page', 'embed'], packages: [] },
 };

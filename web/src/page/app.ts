@@ -22,6 +22,8 @@ import {
   type EmbedCode,
 } from '../ui/share';
 import { onPrint, watchPrintLayout } from '../charts/print';
+import { parseState } from '../ui/state';
+import type { ListingContext } from '../listings';
 
 const replaceAddress = (address: string): void => {
   if (address !== location.href) history.replaceState(history.state, '', address);
@@ -113,6 +115,42 @@ export async function showPage(): Promise<void> {
     if (widget) loaded.set(name, widget);
   };
   const metas = widgetMetas();
+  /// The chapter's code listings (their own chunk): each `data-kl-listing` slot in index.html and in
+  /// the figures' prose, with its output following its figure's state (see web/src/listings/).
+  type FigureState = Readonly<Record<string, unknown>>;
+  const states = new Map<string, FigureState>();
+  const followers = new Map<string, Array<(state: FigureState) => void>>();
+  const chapterState = (name: string): FigureState => {
+    const widget = loaded.get(name);
+    return widget ? parseState(widget.params, new URLSearchParams()).state : {};
+  };
+  const publish = (name: string, state: FigureState): void => {
+    states.set(name, state);
+    for (const listener of followers.get(name) ?? []) listener(state);
+  };
+  const listingContext: ListingContext = {
+    follow(name, listener) {
+      const each = (state: FigureState): void => listener(state, chapterState(name));
+      followers.set(name, [...(followers.get(name) ?? []), each]);
+      const now = states.get(name);
+      if (now) each(now);
+      // Before the figure mounts: the state it will mount with (the address's, else the defaults).
+      else
+        void load(name).then(() => {
+          const widget = loaded.get(name);
+          if (widget && !states.has(name)) publish(name, parseState(widget.params, pageParams(name, search)).state);
+        });
+    },
+    figure(name) {
+      const meta = metas.find((m) => m.name === name);
+      return meta ? { label: meta.figure ? `${meta.figure}: ${meta.title}` : meta.title, href: `#section-${name}` } : null;
+    },
+  };
+  const showListings = (root: ParentNode): Promise<void> =>
+    root.querySelector('[data-kl-listing]')
+      ? import('../listings').then(({ renderListings }) => renderListings(root, listingContext)).catch(() => undefined)
+      : Promise.resolve();
+  void showListings(page);
   /// `show(true)` mounts at once (printing); `show(false)` typesets the prose first.
   type Show = (urgent: boolean) => Promise<void>;
   const pending = new Map<Element, Show>();
@@ -221,7 +259,12 @@ export async function showPage(): Promise<void> {
         figureObserver.unobserve(placeholder);
         placeholder.remove();
       }
-      mountWidget(widget, place, pageParams(name, search), { embedded: false, share: share(Object.keys(widget.params)) });
+      const mounted = mountWidget(widget, place, pageParams(name, search), {
+        embedded: false,
+        share: share(Object.keys(widget.params)),
+        onStateChange: (state) => publish(name, state),
+      });
+      publish(name, mounted.state);
       place.classList.remove('kl-section--waiting');
     };
     /// The prose (typeset or not yet), then the figure, at once (printing) or once its place
@@ -264,12 +307,13 @@ export async function showPage(): Promise<void> {
         if (urgent) {
           mount(true);
           void typeset(prose);
+          void showListings(prose);
           return;
         }
         // Typeset before it enters the page: formulas replacing their TeX would shift the layout.
         // Printing meanwhile mounts it at once, the typesetting finishing in place.
         typesetting.add(mount);
-        await typeset(prose);
+        await Promise.all([typeset(prose), showListings(prose)]);
       }
       mount();
     });

@@ -1,0 +1,70 @@
+// The chapter's text (the book's plain-text edition) read into its parts: the title, the section
+// headings, and each "Code:" or "Figure:" listing with its lines, its section and the printed
+// output that follows it in the book. scripts/extract-listings.mjs writes web/src/listings/
+// chapter.py from it; the listings' tests hold the page against it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/// The chapter's text beside the repository ($KERNEL_LENS_CHAPTER overrides).
+export const CHAPTER_PATH =
+  process.env.KERNEL_LENS_CHAPTER ?? fileURLToPath(new URL('../../shared/spec/000_0d1fb23487dad7d4.txt', import.meta.url));
+
+/// A block's first line starts a Python statement: a keyword, a comment, a decorator, a docstring,
+/// an assignment (`a, b = …`, `x[…].y = …`) or a call written without a space before its paren.
+/// Printed output (`weights: […]`, ` h     2h^2`, `Q (31, 1), …`) and prose do not.
+const STATEMENT =
+  /^\s*(#|@|"""|(from|import|def|class|for|if|elif|else|with|while|try|except|finally|return|raise|print)\b|[A-Za-z_][\w]*(\[[^\]]*\]|\.[A-Za-z_]\w*)*(\s*,\s*[A-Za-z_]\w*)*\s*(=|\+=|-=|\*=)(?!=)|[A-Za-z_][\w.]*(\[[^\]]*\])*(\.[A-Za-z_]\w*)*\()/;
+
+/// Blank-line separated blocks of `text`, each as its lines.
+function blocks(text) {
+  const out = [];
+  let current = [];
+  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+    if (line.trim() === '') {
+      if (current.length) out.push(current);
+      current = [];
+    } else current.push(line.replace(/\s+$/, ''));
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+/// { title, sections: [heading], listings: [{ kind, title, section, lines, output }] }: `lines` the
+/// listing's code (blank lines inside it kept), `output` the printed lines after it (after its
+/// caption for a figure), [] when it prints nothing.
+export function parseChapter(text) {
+  const parts = blocks(text);
+  const title = parts[0]?.[0] ?? '';
+  const sections = [];
+  const listings = [];
+  let section = '';
+  for (let i = 1; i < parts.length; i++) {
+    const first = parts[i][0];
+    if (parts[i].length === 1 && /^12\.\d+ \S/.test(first)) {
+      section = first;
+      sections.push(first);
+      continue;
+    }
+    const header = /^(Code|Figure): (.+)$/.exec(first);
+    if (!header || parts[i].length !== 1) continue;
+    const code = [];
+    let j = i + 1;
+    for (; j < parts.length && STATEMENT.test(parts[j][0]); j++) {
+      if (code.length) code.push('');
+      code.push(...parts[j]);
+    }
+    let output = [];
+    if (code.some((line) => /\bprint\(/.test(line))) {
+      let k = j;
+      if (parts[k] && /^Figure \d+\.\d+: /.test(parts[k][0])) k++;
+      output = parts[k] ?? [];
+    }
+    listings.push({ kind: header[1], title: header[2], section, lines: code, output });
+    i = j - 1;
+  }
+  return { title, sections, listings };
+}
+
+export function readChapter(path = CHAPTER_PATH) {
+  return parseChapter(readFileSync(path, 'utf8'));
+}
