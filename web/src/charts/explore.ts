@@ -164,6 +164,72 @@ export const exploreRing: Plugin = {
   },
 };
 
+/// A "Show data" disclosure after `anchor` whose table (`rows`: the first cell of each row is its
+/// header) is built when opened; `rows` may return a sentence instead. Returns its renewal.
+export function dataTable(anchor: Element, label: string, head: () => string[], rows: () => string[][] | string): () => void {
+  const details = document.createElement('details');
+  details.className = 'kl-chart-data';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Show data';
+  details.append(summary);
+  anchor.after(details);
+  const fill = (): void => {
+    details.replaceChildren(summary);
+    if (!details.open) return;
+    const body = rows();
+    if (typeof body === 'string') {
+      details.append(body);
+      return;
+    }
+    const table = document.createElement('table');
+    table.createCaption().textContent = label;
+    const cell = (row: HTMLTableRowElement, text: string, scope: string): void => {
+      const th = document.createElement(scope ? 'th' : 'td');
+      if (th instanceof HTMLTableCellElement && scope) th.scope = scope;
+      th.textContent = text;
+      row.append(th);
+    };
+    const top = table.createTHead().insertRow();
+    for (const name of head()) cell(top, name, name ? 'col' : '');
+    const tbody = table.createTBody();
+    for (const values of body) {
+      const row = tbody.insertRow();
+      values.forEach((text, i) => cell(row, text, i ? '' : 'row'));
+    }
+    const scroll = document.createElement('div');
+    scroll.className = 'kl-chart-data__scroll';
+    scroll.tabIndex = 0;
+    scroll.setAttribute('role', 'region');
+    scroll.setAttribute('aria-label', `data of ${label}`);
+    scroll.append(table);
+    details.append(scroll);
+  };
+  details.addEventListener('toggle', fill);
+  return () => details.open && fill();
+}
+
+/// Makes `box` one keyboard stop named as `kind` (its name set later), with a polite live region
+/// live only while it has focus; `focusChanged` redraws the cursor. Returns the region.
+export function keyboardStop(box: HTMLElement, kind: string, focusChanged: () => void): HTMLElement {
+  box.tabIndex = 0;
+  box.setAttribute('role', 'application');
+  box.setAttribute('aria-roledescription', kind);
+  box.setAttribute('data-kl-explore', '');
+  const live = document.createElement('div');
+  live.className = 'kl-visually-hidden';
+  live.setAttribute('aria-atomic', 'true');
+  box.append(live);
+  box.addEventListener('focus', () => {
+    live.setAttribute('aria-live', 'polite');
+    focusChanged();
+  });
+  box.addEventListener('blur', () => {
+    live.removeAttribute('aria-live');
+    focusChanged();
+  });
+  return live;
+}
+
 /// Gives `chart`'s box its keyboard stop, summary, live region and data table; `redraw` draws the
 /// chart again (the ring moved). Returns `refresh`, which renews the summary from the drawn data.
 export function explorable(chart: AnyChart, redraw: () => void): () => void {
@@ -171,21 +237,7 @@ export function explorable(chart: AnyChart, redraw: () => void): () => void {
   const box = canvas?.parentElement;
   if (!canvas || !box || box.hasAttribute('data-kl-explore')) return () => undefined;
   const label = canvas.getAttribute('aria-label') ?? 'chart';
-  box.setAttribute('data-kl-explore', '');
-  box.tabIndex = 0;
-  box.setAttribute('role', 'application');
-  box.setAttribute('aria-roledescription', 'chart');
-  const live = document.createElement('div');
-  live.className = 'kl-visually-hidden';
-  live.setAttribute('aria-atomic', 'true');
-  box.append(live);
-
-  const details = document.createElement('details');
-  details.className = 'kl-chart-data';
-  const summary = document.createElement('summary');
-  summary.textContent = 'Show data';
-  details.append(summary);
-  box.after(details);
+  const live = keyboardStop(box, 'chart', redraw);
 
   let series: Series[] = [];
   let shown = '';
@@ -198,37 +250,12 @@ export function explorable(chart: AnyChart, redraw: () => void): () => void {
     return `${axisTitle(chart, 'x')} ${text(s.xs[cursor.i] ?? '')}, ${axisTitle(chart, 'y')} ${num(s.ys[cursor.i] ?? 0)}, ${s.name}; point ${cursor.i + 1} of ${s.ys.length}`;
   };
 
-  const fillTable = (): void => {
-    const table = document.createElement('table');
-    const caption = table.createCaption();
-    caption.textContent = label;
-    const head = table.createTHead().insertRow();
-    for (const name of ['series', axisTitle(chart, 'x'), axisTitle(chart, 'y')]) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = name;
-      head.append(th);
-    }
-    const body = table.createTBody();
-    for (const s of series) {
-      s.ys.forEach((y, i) => {
-        const row = body.insertRow();
-        const th = document.createElement('th');
-        th.scope = 'row';
-        th.textContent = s.name;
-        row.append(th);
-        row.insertCell().textContent = text(s.xs[i] ?? '');
-        row.insertCell().textContent = num(y);
-      });
-    }
-    const scroll = document.createElement('div');
-    scroll.className = 'kl-chart-data__scroll';
-    scroll.tabIndex = 0;
-    scroll.setAttribute('role', 'region');
-    scroll.setAttribute('aria-label', `data of ${label}`);
-    scroll.append(table);
-    details.replaceChildren(summary, scroll);
-  };
+  const renewTable = dataTable(
+    box,
+    label,
+    () => ['series', axisTitle(chart, 'x'), axisTitle(chart, 'y')],
+    () => series.flatMap((s) => s.ys.map((y, i) => [s.name, text(s.xs[i] ?? ''), num(y)])),
+  );
 
   const refresh = (): void => {
     series = chartSeries(chart);
@@ -239,21 +266,9 @@ export function explorable(chart: AnyChart, redraw: () => void): () => void {
     box.setAttribute('aria-label', `${described} Arrow keys read the points; Up and Down change series.`);
     cursor.s = Math.min(cursor.s, Math.max(0, series.length - 1));
     cursor.i = Math.min(cursor.i, Math.max(0, (series[cursor.s]?.ys.length ?? 1) - 1));
-    if (details.open) fillTable();
+    renewTable();
   };
 
-  details.addEventListener('toggle', () => {
-    if (details.open) fillTable();
-    else details.replaceChildren(summary);
-  });
-  box.addEventListener('focus', () => {
-    live.setAttribute('aria-live', 'polite');
-    redraw();
-  });
-  box.addEventListener('blur', () => {
-    live.removeAttribute('aria-live');
-    redraw();
-  });
   box.addEventListener('keydown', (event) => {
     const s = series[cursor.s];
     if (!s) return;

@@ -123,6 +123,9 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     if (isChart(thing)) {
       this.charts.push(thing);
       this.summaries.push(explorable(thing, () => scheduleFrame(thing, () => undefined)));
+    } else if ('explore' in thing && typeof thing.explore === 'function') {
+      // A heat map (charts/heatmap.ts): read cell by cell.
+      this.summaries.push((thing.explore as () => () => void).call(thing));
     }
     return thing;
   }
