@@ -15,11 +15,13 @@ import { palette } from '../theme/theme';
 /// A drawn series: its name and its points (x as shown on the axis: a number or a category).
 export interface Series {
   name: string;
+  /// How it is drawn: its dash pattern ("-" solid, "none" no line) and marker, e.g. "8,4 circle".
+  look: string;
   xs: Array<number | string>;
   ys: number[];
 }
 
-type Dataset = { label?: string; data?: unknown; klCurve?: CurveArrays; klPoints?: CurveArrays };
+type Dataset = { label?: string; data?: unknown; klCurve?: CurveArrays; klPoints?: CurveArrays; borderDash?: unknown; showLine?: boolean; pointStyle?: unknown; pointRadius?: unknown; type?: string };
 
 const num = (v: number): string => significant(v, 4);
 const text = (v: number | string): string => (typeof v === 'number' ? num(v) : v);
@@ -60,7 +62,11 @@ export function chartSeries(chart: AnyChart): Series[] {
         }
       });
     }
-    if (ys.length > 0) out.push({ name: dataset.label || `series ${index + 1}`, xs, ys });
+    const type = dataset.type ?? (chart.config as { type?: string }).type;
+    const line = dataset.klCurve || (type === 'line' ? dataset.showLine !== false : dataset.showLine === true);
+    const dash = Array.isArray(dataset.borderDash) && dataset.borderDash.length ? dataset.borderDash.join(',') : '-';
+    const marker = dataset.klCurve || dataset.pointRadius === 0 ? 'none' : String(dataset.pointStyle ?? (type === 'bar' ? 'bar' : 'circle'));
+    if (ys.length > 0) out.push({ name: dataset.label || `series ${index + 1}`, look: `${line ? dash : 'none'} ${marker}`, xs, ys });
   });
   return out;
 }
@@ -172,7 +178,6 @@ export function dataTable(anchor: Element, label: string, head: () => string[], 
   const summary = document.createElement('summary');
   summary.textContent = 'Show data';
   details.append(summary);
-  anchor.after(details);
   const fill = (): void => {
     details.replaceChildren(summary);
     if (!details.open) return;
@@ -205,7 +210,11 @@ export function dataTable(anchor: Element, label: string, head: () => string[], 
     details.append(scroll);
   };
   details.addEventListener('toggle', fill);
-  return () => details.open && fill();
+  // Placed once the anchor is in the figure (a chart is made before its box is placed).
+  return () => {
+    if (!details.isConnected) anchor.after(details);
+    if (details.open) fill();
+  };
 }
 
 /// Makes `box` one keyboard stop named as `kind` (its name set later), with a polite live region
@@ -263,6 +272,8 @@ export function explorable(chart: AnyChart, redraw: () => void): () => void {
     if (described === shown) return;
     shown = described;
     canvas.setAttribute('aria-label', described);
+    // What tells the series apart besides hue (read by the browser tests).
+    box.dataset.klLooks = series.map((s) => s.look).join('|');
     box.setAttribute('aria-label', `${described} Arrow keys read the points; Up and Down change series.`);
     cursor.s = Math.min(cursor.s, Math.max(0, series.length - 1));
     cursor.i = Math.min(cursor.i, Math.max(0, (series[cursor.s]?.ys.length ?? 1) - 1));

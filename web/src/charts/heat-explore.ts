@@ -94,7 +94,7 @@ export function exploreHeatmap(map: Heatmap): () => void {
       const frame = map.shown;
       const read = reader();
       if (!frame || frame.rows * frame.cols > MAX_TABLE_CELLS || read.value(0, 0) === null) {
-        return 'The page does not hold every cell of this map: read it with the arrow keys, or download its CSV.';
+        return 'Too many cells for a table: read them with the arrow keys.';
       }
       return Array.from({ length: frame.rows }, (_, i) => {
         const r = frame.rows - 1 - i;
@@ -131,9 +131,10 @@ export function exploreHeatmap(map: Heatmap): () => void {
   let described = '';
   return () => {
     const frame = map.shown;
-    if (!frame) return;
     const { low, high } = map.shownRange ?? map.colors;
-    const text = `${map.label}. ${frame.rows} rows by ${frame.cols} columns; ${reader().what} from ${significant(low, 3)} to ${significant(high, 3)} on a ${frame.scale} colour scale. Arrow keys read the cells.`;
+    const text = frame
+      ? `${map.label}. ${frame.rows} rows by ${frame.cols} columns; ${reader().what} from ${significant(low, 3)} to ${significant(high, 3)} on a ${frame.scale} colour scale. Arrow keys read the cells.`
+      : `${map.label}. No data drawn.`;
     if (text !== described) {
       described = text;
       plot.setAttribute('aria-label', text);
