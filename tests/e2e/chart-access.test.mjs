@@ -19,7 +19,8 @@ after(async () => {
 });
 
 /// Colours drawn on each chart canvas, measured in the page: for every theme colour drawn on 20
-/// pixels or more, its contrast against the canvas background.
+/// pixels or more, its contrast against the canvas background; and each text field's border against
+/// what is behind it.
 function measureCanvases() {
   const rgb = (css) => {
     const probe = document.createElement('canvas').getContext('2d');
@@ -37,7 +38,7 @@ function measureCanvases() {
   const names = ['navy', 'orange', 'brown', 'grey', 'truth', 'sample', ...[1, 2, 3, 4, 5, 6].map((i) => `series-${i}`)];
   const theme = new Map(names.map((name) => [String(rgb(style.getPropertyValue(`--kl-${name}`).trim())), name]));
   const found = [];
-  for (const canvas of document.querySelectorAll('[data-kl-explore]:not(.kl-heatmap__plot) > canvas')) {
+  for (const canvas of document.querySelectorAll('canvas:not(.kl-heatmap canvas)')) {
     const context = canvas.getContext('2d');
     const { width, height } = canvas;
     if (!context || width < 10 || height < 10) continue;
@@ -52,6 +53,18 @@ function measureCanvases() {
       if (count < 20) continue;
       found.push({ chart: canvas.getAttribute('aria-label').slice(0, 60), color: theme.get(key), ratio: ratio(key.split(',').map(Number), background) });
     }
+  }
+  // Text fields: the border against what is behind the field.
+  const behind = (element) => {
+    for (let node = element.parentElement; node; node = node.parentElement) {
+      const color = rgb(getComputedStyle(node).backgroundColor);
+      if (color && getComputedStyle(node).backgroundColor !== 'rgba(0, 0, 0, 0)') return color;
+    }
+    return rgb(style.getPropertyValue('--kl-page').trim());
+  };
+  for (const field of document.querySelectorAll('input.kl-input, textarea')) {
+    const border = rgb(getComputedStyle(field).borderTopColor);
+    if (border && field.checkVisibility()) found.push({ chart: `text field ${field.getAttribute('aria-label') ?? ''}`, color: 'border', ratio: ratio(border, behind(field)) });
   }
   return found;
 }
