@@ -93,8 +93,8 @@ export function exploreHeatmap(map: Heatmap): () => void {
     () => {
       const frame = map.shown;
       const read = reader();
-      if (!frame || frame.rows * frame.cols > MAX_TABLE_CELLS || read.value(0, 0) === null) {
-        return 'Too many cells for a table: read them with the arrow keys.';
+      if (!frame || frame.rows * frame.cols > MAX_TABLE_CELLS || read.select) {
+        return 'The page holds part of this map: read its cells with the arrow keys.';
       }
       return Array.from({ length: frame.rows }, (_, i) => {
         const r = frame.rows - 1 - i;

@@ -184,6 +184,8 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
   /// drawing once they are drawn.
   start(): void {
     this.mounted = true;
+    // The charts' boxes are in the figure now: their data tables are placed in the same task.
+    for (const refresh of this.summaries) refresh();
     for (const declared of this.computations) declared.ask();
     this.queueSettle();
   }
