@@ -56,7 +56,9 @@ test('every control of an embed is reachable by Tab and shows a focus ring; char
       const node = document.activeElement;
       if (!node || node === document.body) return null;
       const style = getComputedStyle(node);
-      return { key: node.outerHTML.slice(0, 120), outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+      // Each element once (two charts' "Show data" summaries have the same markup).
+      const order = [...document.querySelectorAll('*')].indexOf(node);
+      return { key: `${order} ${node.outerHTML.slice(0, 120)}`, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
     });
     if (!focused) continue;
     seen.add(focused.key);

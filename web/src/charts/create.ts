@@ -19,6 +19,8 @@ import {
   type Plugin,
 } from 'chart.js';
 import { fastPath, paintBackground } from './backdrop';
+import { distinctDashes } from './distinct';
+import { exploreRing } from './explore';
 import { chartDrew, forgetChart, hasPendingEdits } from './frame';
 import { legend } from './legend';
 import { starMarkers } from './stars';
@@ -106,7 +108,7 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
   const chart = new Chart(canvas, {
     ...config,
     options,
-    plugins: [fastPath, legend, starMarkers, tickMarksLayer, lifetime, ...(config.plugins ?? [])],
+    plugins: [distinctDashes, fastPath, legend, starMarkers, tickMarksLayer, exploreRing, lifetime, ...(config.plugins ?? [])],
   } as ChartConfiguration<T>);
   const generic = anyChart(chart);
   themed.set(

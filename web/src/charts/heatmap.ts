@@ -2,6 +2,8 @@
 /// data, scaled by CSS), the 'magma' palette on a linear or logarithmic scale, tick labels, a
 /// colour bar, an optional white trace and a highlighted row. Large maps (2048 × 2048) stay one
 /// image, never one element per cell. Colours are drawing only: the values come from the core.
+import { exploreHeatmap, type CellReader } from './heat-explore';
+export { queryKeyReader, type CellReader } from './heat-explore';
 import { MAGMA_HEX } from './magma';
 import { onThemeChange, palette } from '../theme/theme';
 import './heatmap.css';
@@ -218,8 +220,15 @@ export class Heatmap {
   private zero: [number, number, number] | null = null;
   private range: ColorRange = { low: 0, high: 1, zeros: false };
   private readonly stopTheme: () => void;
+  /// The cell being read from the keyboard (row, column), outlined on the overlay.
+  cursor: { r: number; c: number } | null = null;
+  /// Names of rows and columns and each cell's value, for reading the map cell by cell; by
+  /// default row and column numbers and the frame's own values.
+  reader: CellReader | null = null;
+  readonly label: string;
 
   constructor(options: HeatmapOptions) {
+    this.label = options.label;
     this.element = div('kl-heatmap');
     const yTitle = div('kl-heatmap__y-title');
     yTitle.textContent = options.yTitle;
@@ -265,6 +274,38 @@ export class Heatmap {
       this.zero = null;
       if (this.frame) this.draw(this.frame);
     }, this.element);
+  }
+
+  /// The frame drawn or about to be.
+  get shown(): HeatmapFrame | null {
+    return this.frame;
+  }
+
+  /// The colour range of the frame drawn or about to be.
+  get shownRange(): ColorRange | null {
+    const frame = this.frame;
+    return frame ? (frame.image?.range ?? colorRange(frame.values ?? [], frame.scale)) : null;
+  }
+
+  /// Makes the map one keyboard stop read cell by cell, with a data table; returns the renewal
+  /// of its summary and of the cell read (the host runs it at every drawn signal).
+  explore(): () => void {
+    return exploreHeatmap(this);
+  }
+
+  /// Redraws the overlay (the cursor moved) in the next animation frame.
+  redrawOverlay(): void {
+    this.highlight(this.highlighted);
+  }
+
+  /// The cell under a pointer at (`clientX`, `clientY`), or null outside the image.
+  cellAt(clientX: number, clientY: number): { r: number; c: number } | null {
+    const r = this.rowAt(clientY);
+    if (r === null || !this.frame) return null;
+    const rect = this.plot.getBoundingClientRect();
+    const fraction = (clientX - rect.left) / rect.width;
+    if (!(fraction >= 0 && fraction < 1)) return null;
+    return { r, c: Math.min(this.frame.cols - 1, Math.floor(fraction * this.frame.cols)) };
   }
 
   /// The colour range of the drawn frame (for read-outs beside the map).
@@ -444,6 +485,18 @@ export class Heatmap {
       context.strokeStyle = palette(this.element).orange;
       context.lineWidth = 2;
       context.strokeRect(1, top - (band - height / frame.rows) / 2, width - 2, band);
+    }
+    if (this.cursor && this.plot.matches(':focus')) {
+      const colors = palette(this.element);
+      const w = Math.max(width / frame.cols, 6);
+      const h = Math.max(height / frame.rows, 6);
+      const cx = ((this.cursor.c + 0.5) / frame.cols) * width;
+      const cy = height - ((this.cursor.r + 0.5) / frame.rows) * height;
+      for (const [ink, line] of [[colors.background, 4], [colors.text, 2]] as const) {
+        context.strokeStyle = ink;
+        context.lineWidth = line;
+        context.strokeRect(cx - w / 2, cy - h / 2, w, h);
+      }
     }
   }
 }

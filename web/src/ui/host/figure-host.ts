@@ -7,7 +7,7 @@
 /// figure's `data-kl-drawn` counts up by one and it dispatches `kernel-lens:drawn` (bubbling,
 /// composed: a page hears it through `<kernel-lens-figure>`'s shadow root). Tests and exporters
 /// await that instead of a number of milliseconds.
-import { chartSettled, isChart, onChartsDrew, type AnyChart } from '../../charts';
+import { chartSettled, explorable, isChart, onChartsDrew, scheduleFrame, type AnyChart } from '../../charts';
 import { isRefusal, sharedBridge, type Bridge, type Channel, type CoreCall, type CoreResults } from '../../engine';
 import { onThemeChange, palette, type Palette } from '../../theme/theme';
 import type { CsvRows } from '../download';
@@ -68,6 +68,8 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
   private readonly computations: Declared<S>[] = [];
   private readonly owned: Disposable[] = [];
   private readonly charts: AnyChart[] = [];
+  /// Each owned chart's summary renewal (its explorer, charts/explore.ts): run at every drawn signal.
+  private readonly summaries: Array<() => void> = [];
   private readonly cleanups: Array<() => void> = [];
   private errorSource: string | undefined;
   private errorShown = false;
@@ -171,7 +173,13 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   own<T extends Disposable>(thing: T): T {
     this.owned.push(thing);
-    if (isChart(thing)) this.charts.push(thing);
+    if (isChart(thing)) {
+      this.charts.push(thing);
+      this.summaries.push(explorable(thing, () => scheduleFrame(thing, () => undefined)));
+    } else if ('explore' in thing && typeof thing.explore === 'function') {
+      // A heat map (charts/heatmap.ts): read cell by cell.
+      this.summaries.push((thing.explore as () => () => void).call(thing));
+    }
     return thing;
   }
 
@@ -288,6 +296,8 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
   /// drawing once they are drawn.
   start(): void {
     this.mounted = true;
+    // The charts' boxes are in the figure now: their data tables are placed in the same task.
+    for (const refresh of this.summaries) refresh();
     for (const declared of this.computations) declared.ask();
     this.queueSettle();
   }
@@ -371,6 +381,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
       }
       return;
     }
+    for (const refresh of this.summaries) refresh();
     this.drawnCount += 1;
     const frame = this.parts.frame;
     frame.dataset.klDrawn = String(this.drawnCount);

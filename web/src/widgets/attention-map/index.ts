@@ -1,6 +1,7 @@
 /// Figure 12.3 (right), live: the laboratory's keys and one query grid as a fixed Gaussian
 /// attention matrix A = rowsoftmax(S) (eq. 12.6) drawn as one image, with the k = q trace, the
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
+import { queryKeyReader } from '../../charts/heatmap';
 import { call } from '../../engine';
 import { bandwidthSlider, button, controlRow, slider } from '../../ui/controls';
 import { defineWidget } from '../../ui/host/widget';
@@ -59,6 +60,12 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
 
   const map = mapView(host.state);
   const heatmap = host.own(map.heatmap);
+  // Read cell by cell: the page holds one query row's weights at a time (the highlighted row's);
+  // moving to another row from the keyboard highlights it, and its weights are read once drawn.
+  heatmap.reader = queryKeyReader(heatmap, () => last?.data ?? null, {
+    value: (r, c) => (last && last.row === r ? (last.rowWeights[c] ?? null) : null),
+    select: (r) => selectRow(r),
+  });
   const row = rowView(host.colors);
   host.own(row.chart);
 

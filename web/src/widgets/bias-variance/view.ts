@@ -23,12 +23,16 @@ export interface AuditFrame {
 const COMPONENTS = ['bias2', 'variance', 'mse'] as const;
 const NAMES = { bias2: 'bias²', variance: 'variance', mse: 'MSE' } as const;
 
-/// The chapter's axvline colour for the grid minimum: a mid grey that reads on light and dark.
-const GRID_MINIMUM_GREY = '#888888';
 
-/// The chapter's plot calls take matplotlib's default colour cycle in order: bias² C0 (blue),
-/// variance C1 (orange), MSE C2 (green). They read on the light and the dark surface alike.
-const CURVE_COLORS: Record<(typeof COMPONENTS)[number], string> = { bias2: '#1f77b4', variance: '#ff7f0e', mse: '#2ca02c' };
+/// The chapter's plot calls take matplotlib's default colour cycle in order (blue, orange,
+/// green); here the theme's series colours in that order, each at least 3:1 on the surface in
+/// both themes, and a marker shape per component so that hue is never the only difference.
+const curveColors = (c: Palette): Record<(typeof COMPONENTS)[number], string> => ({
+  bias2: c.series[1] ?? c.navy,
+  variance: c.series[0] ?? c.orange,
+  mse: c.series[2] ?? c.text,
+});
+const MARKERS = { bias2: 'circle', variance: 'triangle', mse: 'rect' } as const;
 
 export class AuditView {
   readonly box: HTMLDivElement;
@@ -75,7 +79,7 @@ export class AuditView {
 
   private fill(frame: AuditFrame): void {
     const c = this.colors;
-    const color = CURVE_COLORS;
+    const color = curveColors(c);
     const x = this.chart.options.scales?.x;
     const y = this.chart.options.scales?.y;
     if (x && y) {
@@ -99,7 +103,7 @@ export class AuditView {
     const [minimum, marker] = datasets.slice(2 * COMPONENTS.length);
     if (minimum) {
       minimum.data = frame.minimum === null ? [] : vertical(frame.minimum, frame.yMax);
-      minimum.borderColor = minimum.backgroundColor = GRID_MINIMUM_GREY;
+      minimum.borderColor = minimum.backgroundColor = c.grey;
     }
     if (marker) {
       marker.data = vertical(frame.marker, frame.yMax);
@@ -110,9 +114,10 @@ export class AuditView {
   /// The eight datasets, created once: measured bias², variance, MSE; their exact curves; the
   /// grid-minimum line; the marker line.
   private emptyDatasets(): Chart<'scatter'>['data']['datasets'] {
-    const color = CURVE_COLORS;
+    const color = curveColors(this.colors);
     const measured = COMPONENTS.map((key) => ({
       label: NAMES[key],
+      pointStyle: MARKERS[key],
       borderColor: color[key],
       backgroundColor: color[key],
       data: [] as XY[],

@@ -2,7 +2,7 @@
 /// the fitted curve on the chapter's sample and the attention map at the current h, and the
 /// read-out of the current step.
 import { chartCanvas, createChart, curveDataset, curveLayer, lineLegend, pointsDataset, scheduleFrame, setDatasets } from '../../charts';
-import { evenTickIndices, Heatmap } from '../../charts/heatmap';
+import { evenTickIndices, Heatmap, queryKeyReader } from '../../charts/heatmap';
 import { withAlpha, type Palette } from '../../theme/theme';
 import { fixed, pending, significant } from '../../ui/format';
 import type { WidgetHost } from '../../ui/host/widget';
@@ -110,6 +110,7 @@ export function learnView(host: Pick<WidgetHost, 'own'>, grid: DenseGrid, minH: 
         });
       }
       if (weights) {
+        map.reader = queryKeyReader(map, () => ({ queries: s.mapQueries, keys: s.keys }));
         map.draw({
           values: weights,
           rows: s.mapQueries.length,
