@@ -288,7 +288,13 @@ export async function showPage(): Promise<void> {
   };
   watchPageTheme(paperNow);
   paperNow();
-  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  if (location.hash) {
+    const target = document.getElementById(location.hash.slice(1));
+    // A link to an exercise's figure opens its "Check your answer".
+    const details = target?.closest('details');
+    if (details) details.open = true;
+    target?.scrollIntoView();
+  }
   await staticProse;
 }
 
