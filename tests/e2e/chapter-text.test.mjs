@@ -229,3 +229,45 @@ test('screenshots of the chapter text and Figure 12.3 at 1100 and 360 px', async
     await page.close();
   }
 });
+
+/// The chapter's printed sweep table: h, 2h², bias², variance, MSE per row.
+function chapterSweep(source) {
+  return source
+    .split('\n')
+    .filter((line) => /^\d\.\d\d(\s+\d\.\d{4}){4}\s*$/.test(line))
+    .map((line) => line.trim().split(/\s+/));
+}
+
+test('the numbers section 12.4 quotes follow the audit on screen', async () => {
+  const rows = chapterSweep(readFileSync(chapterPath(), 'utf8'));
+  assert.equal(rows.length, 8, 'the chapter prints eight rows');
+  // The audit on a grid of three of the chapter's bandwidths: its rows are the chapter's rows.
+  const grid = [rows[2], rows[4], rows[6]];
+  const { page, errors } = await site.newPage(`index.html?bias-variance.bandwidths=${grid.map((row) => row[0]).join(',')}`);
+  await page.waitForSelector('#kl-widgets:not([aria-busy])', { timeout: 30000 });
+  await page.emulateMedia({ media: 'print' });
+  await page.locator('#section-bias-variance [data-testid="grid-minimum"]').waitFor({ state: 'attached' });
+  await page.emulateMedia({ media: 'screen' });
+  const best = grid.reduce((a, b) => (Number(b[4]) < Number(a[4]) ? b : a));
+  const leastBias = grid.reduce((a, b) => (Number(b[2]) < Number(a[2]) ? b : a));
+  const shown = (template) =>
+    page.evaluate(
+      (t) => document.querySelector(`#kl-12-4 [data-kl-value="${t}"][data-kl-filled] annotation`)?.textContent ?? null,
+      template,
+    );
+  const expected = {
+    'h={{audit.best-h}}': `h=${best[0]}`,
+    '{{audit.best-mse}}': best[4],
+    'h={{audit.least-bias2-h}}': `h=${leastBias[0]}`,
+    '{{audit.least-bias2}}': leastBias[2],
+    '{{audit.first-variance}}': grid[0][3],
+    '{{audit.last-bias2}}': grid[2][2],
+  };
+  await page.waitForFunction(
+    (want) => Object.entries(want).every(([t, text]) => document.querySelector(`#kl-12-4 [data-kl-value="${t}"][data-kl-filled] annotation`)?.textContent === text),
+    expected,
+    { timeout: 60000 },
+  ).catch(() => undefined);
+  for (const [template, text] of Object.entries(expected)) assert.equal(await shown(template), text, template);
+  assert.deepEqual(errors, []);
+});
