@@ -146,6 +146,10 @@ test('the chapter headings are on the page before any scrolling, in order', asyn
 async function followsTheChapter(path) {
   const { page, errors } = await site.newPage(path);
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  // The exercises' answers wait behind "Check your answer": open them, as a reader would.
+  await page.evaluate(() => {
+    for (const details of document.querySelectorAll('#kl-page details')) details.open = true;
+  });
   // Scroll to each figure still waiting (mounting one moves the ones below), as a reader would.
   for (let step = 0; step < 4 * widgetNames.length; step++) {
     // A section's figure place once its prose is in (the prose, with its code listings, can be tall).

@@ -575,11 +575,11 @@ test('the standalone file works from disk, as the full page and as one widget', 
   await one.context.close();
 
   const full = await open(file);
-  const section = full.page.locator('#section-ols-vs-nw');
-  assert.equal(await waitForText(section.getByTestId('ols-prediction'), /\d/), OLS_WITNESS);
-  // The lookup mounts once the reader scrolls near it (the first figure pushed it far down).
+  // Each figure mounts once the reader scrolls near it (the chapter's opening comes first).
   await scrollToFigure(full.page, 'section-lookup');
   assert.equal(await waitForText(full.page.locator('#section-lookup').getByTestId('prediction'), /\d/), LOOKUP_PREDICTION);
+  await scrollToFigure(full.page, 'section-ols-vs-nw');
+  assert.equal(await waitForText(full.page.locator('#section-ols-vs-nw').getByTestId('ols-prediction'), /\d/), OLS_WITNESS);
   assert.deepEqual(full.errors, []);
   await full.context.close();
 });

@@ -115,6 +115,11 @@ export async function waitForText(locator, pattern, timeout = 15000, state = 'vi
 /// (or a figure above mounting) can move that place after a single scroll. Returns the figure.
 export async function scrollToFigure(page, sectionId, timeout = 15000) {
   const section = page.locator(`#${sectionId}`);
+  // An exercise's figure is its answer, behind "Check your answer": open it as a reader would.
+  await section.evaluate((element) => {
+    const details = element.closest('details');
+    if (details) details.open = true;
+  });
   const figure = section.locator('.kl-widget');
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {

@@ -38,13 +38,14 @@ const PAGES = [
     // The first screen is prose; the reader then scrolls down to the first figure, which mounts
     // before it comes into view.
     done: async (page) => {
-      await page.locator('#section-ols-vs-nw .kl-prose .katex').first().waitFor();
+      await page.locator('#kl-opening .katex').first().waitFor();
       await nextFrames(page);
-      for (let step = 0; step < 12; step++) {
+      const first = page.locator('#section-lookup');
+      for (let step = 0; step < 200 && (await first.locator('.kl-widget').count()) === 0; step++) {
         await page.mouse.wheel(0, 100);
         await nextFrames(page);
       }
-      await waitForText(page.locator('#section-ols-vs-nw .kl-widget [data-testid]').first(), /\d/);
+      await waitForText(first.locator('.kl-widget [data-testid]').first(), /\d/);
     },
   },
 ];

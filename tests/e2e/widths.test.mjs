@@ -57,6 +57,10 @@ for (const theme of THEMES) {
 /// too (the page skips their layout while they are off screen) so they can be measured.
 async function mountEverything(page) {
   await page.waitForSelector('#kl-widgets:not([aria-busy])');
+  // The exercises' figures wait behind "Check your answer": open them, as a reader would.
+  await page.evaluate(() => {
+    for (const details of document.querySelectorAll('#kl-page details')) details.open = true;
+  });
   for (let round = 0; round < 60; round++) {
     const waiting = await page.evaluate(() => {
       // A section's figure place once its prose is in (the prose, with its code listings, can be tall).

@@ -10,6 +10,7 @@ import { nextTask, prepareMath, typeset } from '../ui/math-text';
 import { loadWidget, showUnknownWidget, widgetMetas, widgetNames } from '../widgets/registry';
 import { pageParamNotes, themeNote } from '../ui/state';
 import { BEYOND_THE_CHAPTER } from '../ui/host/widget';
+import { showLiveValues } from '../ui/host/live-values';
 import {
   elementCode,
   embedAddress,
@@ -59,6 +60,18 @@ function followTheme(search: URLSearchParams): void {
   applyTheme(document.documentElement, mode);
 }
 
+/// What the edition adds to the chapter (figures the chapter does not print, notes beside its
+/// figures) says so: a visible label, and the same words in its accessible name.
+const EDITION = 'Beyond the chapter';
+function markEdition(element: HTMLElement, name: string): void {
+  element.setAttribute('data-kl-edition', '');
+  element.setAttribute('aria-label', `${EDITION}: ${name}`);
+  const badge = document.createElement('p');
+  badge.className = 'kl-edition-badge';
+  badge.textContent = EDITION;
+  element.prepend(badge);
+}
+
 /// Resolves when the page is idle (at the latest after a second).
 const idle = (): Promise<void> =>
   new Promise((done) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => done(), { timeout: 1000 }) : setTimeout(done, 50)));
@@ -102,6 +115,8 @@ export async function showPage(): Promise<void> {
   followTheme(search);
   showPageNotes(page, pageParamNotes(search, widgetNames()));
   watchPrintLayout();
+  // The numbers the chapter's prose states, from the core.
+  showLiveValues(page);
   /// The page's own prose (sidebars, summary), typeset while the figures' scripts load.
   const staticProse = (async () => {
     for (const part of Array.from(page.querySelectorAll<HTMLElement>('.kl-prose'))) await typeset(part);
@@ -228,7 +243,7 @@ export async function showPage(): Promise<void> {
     },
     { rootMargin: MOUNT_MARGIN },
   );
-  for (const { name, order } of metas) {
+  for (const { name, order, figure, title } of metas) {
     // The chapter's figures have their place in index.html, reserved before any script runs
     // (a figure's box appearing later would push the text below it: a layout shift).
     let section = document.getElementById(`section-${name}`);
@@ -239,6 +254,11 @@ export async function showPage(): Promise<void> {
       slotFor(order).append(section);
     }
     const place = section;
+    // A figure the chapter does not print is the edition's own, its notes included.
+    if (!figure) markEdition(place, title);
+    /// A panel of a two-panel figure: its notes go before the whole figure.
+    const pair = place.closest<HTMLElement>('.kl-figure-pair');
+    const placeProse = (prose: HTMLElement): void => (pair ? pair.before(prose) : place.append(prose));
     const share = (keys: readonly string[]) => {
       const reflect = (params: URLSearchParams): void => replaceAddress(pageAddress(name, params));
       return online()
@@ -251,7 +271,7 @@ export async function showPage(): Promise<void> {
     };
     let shown = false;
     let mounted = false;
-    let prose: HTMLDivElement | undefined;
+    let prose: HTMLElement | undefined;
     /// The figure itself, in place of its placeholder; once.
     const mountFigure = (widget: NonNullable<ReturnType<typeof loaded.get>>, placeholder: HTMLElement | null): void => {
       if (placeholder) {
@@ -275,11 +295,11 @@ export async function showPage(): Promise<void> {
       mounted = true;
       typesetting.delete(mount);
       if (!prose || urgent) {
-        if (prose) place.append(prose);
+        if (prose) placeProse(prose);
         mountFigure(widget, null);
         return;
       }
-      place.append(prose);
+      placeProse(prose);
       // The figure's place, kept until it mounts: as tall as a waiting section.
       const placeholder = document.createElement('div');
       placeholder.className = 'kl-figure-waiting';
@@ -301,9 +321,11 @@ export async function showPage(): Promise<void> {
       const widget = loaded.get(name);
       if (!widget) return;
       if (widget.prose) {
-        prose = document.createElement('div');
+        // Beside a chapter's figure, its notes are the edition's (the chapter's words are in index.html).
+        prose = document.createElement(figure ? 'aside' : 'div');
         prose.className = 'kl-prose';
         prose.innerHTML = widget.prose;
+        if (figure) markEdition(prose, `notes on ${figure}`);
         if (urgent) {
           mount(true);
           void typeset(prose);
@@ -325,7 +347,13 @@ export async function showPage(): Promise<void> {
   };
   watchPageTheme(paperNow);
   paperNow();
-  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  if (location.hash) {
+    const target = document.getElementById(location.hash.slice(1));
+    // A link to an exercise's figure opens its "Check your answer".
+    const details = target?.closest('details');
+    if (details) details.open = true;
+    target?.scrollIntoView();
+  }
   await staticProse;
 }
 

@@ -61,10 +61,16 @@ export function mountWidget<S extends Schema>(
   header.id = `${id}-title`;
   if (definition.figure) {
     const label = element('span', 'kl-widget__figure');
-    label.textContent = `${definition.figure}. `;
+    label.textContent = `${definition.figure}: `;
     header.append(label);
   }
   header.append(definition.title);
+  if (definition.caption) {
+    // The chapter's whole caption: its title is the first sentence.
+    const caption = element('span', 'kl-widget__caption');
+    caption.textContent = ` ${definition.caption}`;
+    header.append('.', caption);
+  }
   if (options.heading) {
     const heading = element('h1', 'kl-widget__heading');
     heading.append(...header.childNodes);

@@ -153,12 +153,15 @@ export interface WidgetDefinition<S extends Schema = Schema> {
   name: string;
   title: string;
   /// Position in the chapter, unique: the section number, with decimals for later places in the
-  /// section (12.4, 12.41…); the full page puts the figure in that section of index.html. 13.n is
+  /// section (12.5, 12.51…); the full page puts the figure in that section of index.html. 13.n is
   /// exercise n. From BEYOND_THE_CHAPTER on, a figure goes beyond the chapter: the full page shows
   /// it after the chapter's exercises.
   order: number;
   /// The chapter's figure label, e.g. "Figure 12.1".
   figure?: string;
+  /// The rest of the chapter's caption after its title (the title is its first sentence), shown in
+  /// full under the label and title.
+  caption?: string;
   /// URL parameters (embed contract) and their defaults.
   params: S;
   /// Prose shown before the widget on the full page: HTML with $…$ / $$…$$ TeX, kept in the

@@ -3,5 +3,5 @@
 export default {
   title: 'The first attention matrix',
   figure: 'Figure 12.3 (right)',
-  order: 12.5,
+  order: 12.51,
 } as const;

@@ -1,4 +1,4 @@
-/// Figure 12.3 (left) and the section 12.4 table, live: the fixed-design bias/variance audit over
+/// Figure 12.3 (left) and the section 12.4 table, live (section 12.4's numbers come from it): the fixed-design bias/variance audit over
 /// noisy worlds, run in the worker one bandwidth at a time (progress, cancel), with the exact
 /// population curves and a draggable bandwidth marker reading out both at the current h.
 import { call, type RiskRow } from '../../engine';
@@ -6,6 +6,7 @@ import { button, controlRow, slider } from '../../ui/controls';
 import { fixed, precise } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
 import { bandwidthText, settingsFields } from '../shared/laboratory-fields';
+import { auditMinima, publishAudit } from '../../ui/host/live-values';
 import '../shared/laboratory.css';
 import { dragMarker } from './drag';
 import { CHAPTER_SETTINGS, labConfig, logPositions, params, plotRange, SETTINGS, settingsOf, yTop, type Settings } from './settings';
@@ -72,7 +73,9 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
           table.render(rows, null, bandwidths.slice(i + 1));
           redraw({ rows: [...rows], minimum: null, xRange: range, yMax: yTop(rows, frame.exact, Math.max(...bandwidths)) });
         }
-        const [minimum] = await step([call('gridMinimum', rows.map((r) => r.bandwidth), rows.map((r) => r.mse))] as const);
+        const [minimum, leastBias] = await step(auditMinima(rows));
+        // The numbers section 12.4, Figure 12.3 and the summary quote follow the audit on screen.
+        publishAudit(rows, minimum, leastBias);
         table.render(rows, minimum.index);
         table.say(`grid minimum: h=${bandwidthText(minimum.bandwidth)}, MSE=${fixed(minimum.risk, 4)}`);
         redraw({ minimum: minimum.bandwidth });

@@ -3,5 +3,5 @@
 export default {
   title: 'The trade-off is measurable',
   figure: 'Figure 12.3 (left)',
-  order: 12.41,
+  order: 12.5,
 } as const;

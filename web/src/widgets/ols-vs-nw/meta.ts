@@ -2,5 +2,5 @@
 /// (`order`) and its caption.
 export default {
   title: 'Signed OLS weights versus convex kernel weights',
-  order: 12.1,
+  order: 12.21,
 } as const;
