@@ -1,0 +1,17 @@
+// Prose that names a figure's inputs names the ones the figure shows: the temperature section asks
+// the reader to shrink h on the figure's own keys (its default key locations), not on other keys.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+const widget = (name, file) => readFileSync(new URL(`../../web/src/widgets/${name}/${file}`, import.meta.url), 'utf8');
+
+test("the temperature prose shrinks h on the figure's keys", () => {
+  const defaults = /keys: \{[^}]*default: \[([^\]]*)\]/.exec(widget('temperature', 'index.ts'));
+  assert.ok(defaults, 'the figure declares its default keys');
+  const figureKeys = defaults[1].split(',').map((k) => Number(k.trim()));
+  const prose = widget('temperature', 'prose.html').replace(/\s+/g, ' ');
+  const named = /Shrink \$h\$ on the figure's keys \$([^$]*)\$/.exec(prose);
+  assert.ok(named, 'the prose names the keys it shrinks h on as the figure’s');
+  assert.deepEqual(named[1].split(',').map((k) => Number(k.trim())), figureKeys);
+});
