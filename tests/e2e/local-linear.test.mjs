@@ -86,3 +86,14 @@ test('a bad URL bandwidth falls back to the default with a note', async () => {
   assert.equal(await waitForText(page.getByTestId('nw-prediction'), /\d/), expected(3, 0.5).nw);
   assert.deepEqual(errors, []);
 });
+
+test('the bias axis shows the hat of f̂: its chart draws unhinted text, which keeps U+0302 over f at 12 px', async () => {
+  const { page, errors } = await site.newPage(embedPath('local-linear'));
+  const canvas = page.locator('canvas[aria-label^="Exact bias"]');
+  await afterDrawn(page.locator('figure.kl-widget'));
+  // Chromium's hinted 12 px glyphs drop the hat over f (see the screenshot local-linear-bias-axis);
+  // unhinted ('geometricPrecision') text keeps it.
+  assert.equal(await canvas.evaluate((c) => c.getContext('2d').textRendering), 'geometricPrecision');
+  await canvas.screenshot({ path: new URL('../../build/screenshots/local-linear-bias-axis.png', import.meta.url).pathname });
+  assert.deepEqual(errors, []);
+});
