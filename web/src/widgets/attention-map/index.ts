@@ -3,6 +3,7 @@
 /// shapes of Q, K, V, A and AV, the measured row-sum error and the weights of one query row.
 import { call } from '../../engine';
 import { bandwidthSlider, button, controlRow, slider } from '../../ui/controls';
+import { fixed } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
 import type { StateOf } from '../../ui/state';
 import { typedNumber } from '../../ui/typed-input';
@@ -68,11 +69,16 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
     slider({ label, spec: COUNT_SPEC, value, format: (x) => String(x), onInput: (x) => onInput(Math.round(x)) });
   const queryCount = countSlider('number of queries m', host.state.queries, (queries) => change({ queries }));
   const keyCount = countSlider('number of keys n', host.state.keys, (keys) => change({ keys }));
+  /// A row is named by its query: "q = −1.45" (the loaded grid's value; blank until it is loaded).
+  const rowName = (r: number): string => {
+    const q = last?.data.queries[r] ?? dataset?.queries[r];
+    return q === undefined ? 'q = …' : `q = ${fixed(q, 2)}`;
+  };
   const rowSlider = slider({
-    label: 'highlighted query row',
+    label: 'highlighted query',
     spec: { min: 0, max: host.state.queries - 1, scale: 'linear', step: 1 },
     value: host.state.row,
-    format: (r) => String(r),
+    format: rowName,
     onInput: (r) => selectRow(r),
   });
   const logToggle = button('Log colour scale', () => change({ scale: host.state.scale === 'log' ? 'linear' : 'log' }));
@@ -152,6 +158,7 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
       };
       map.draw(last);
       drawRow(last);
+      rowSlider.set(last.row);
     },
     refused(error, state) {
       // An empty or unreadable typed h is no number at all: say so instead of "h = NaN".
@@ -178,6 +185,7 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
       if (!frame || rowAskedOf.get(state) !== frame || host.state.row !== state.row) return;
       last = { ...frame, row: state.row, rowWeights: weights };
       drawRow(last);
+      rowSlider.set(last.row);
     },
   });
 
