@@ -15,3 +15,10 @@ test("the temperature prose shrinks h on the figure's keys", () => {
   assert.ok(named, 'the prose names the keys it shrinks h on as the figure’s');
   assert.deepEqual(named[1].split(',').map((k) => Number(k.trim())), figureKeys);
 });
+
+test('learning h gives η its unit and relates its risk to the audit’s (the noise variance σ²)', () => {
+  const prose = widget('learn-bandwidth', 'prose.html').replace(/\s+/g, ' ');
+  assert.match(prose, /the rate \$\\eta\$ is in units of \$\\log h\$ per unit of risk/);
+  assert.match(prose, /noise variance \$\\sigma\^2\$/);
+  assert.match(widget('learn-bandwidth', 'index.ts'), /caption: 'rate η \(log h per unit of risk\)'/);
+});
