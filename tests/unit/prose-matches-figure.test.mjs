@@ -22,3 +22,11 @@ test('learning h gives η its unit and relates its risk to the audit’s (the no
   assert.match(prose, /noise variance \$\\sigma\^2\$/);
   assert.match(widget('learn-bandwidth', 'index.ts'), /caption: 'rate η \(log h per unit of risk\)'/);
 });
+
+test('the ±2 sd band’s prose names its assumptions and that it leaves out the bias', () => {
+  const prose = widget('smoothing', 'prose.html').replace(/\s+/g, ' ');
+  assert.doesNotMatch(prose, /How sure is each curve\?/);
+  for (const assumption of [/the keys fixed/, /one noise level \$\\sigma\$ everywhere/, /\$\\sigma\$ known/, /pointwise/, /leaves out the bias/]) {
+    assert.match(prose, assumption);
+  }
+});
