@@ -8,6 +8,8 @@ JavaScript tests compare the core against these numbers. Run with Debian's /usr/
 from __future__ import annotations
 
 import json
+import struct
+from decimal import Decimal
 import pathlib
 
 import numpy as np
@@ -170,10 +172,25 @@ def sum_cases(rng: np.random.Generator) -> list:
     return cases
 
 
+def ols_slider_stops() -> dict:
+    """The chapter's OLS route at every stop of the query sliders (-3..3 by 0.05) of the figures
+    that show OLS weights on the keys -2..2, as big-endian IEEE-754 bit patterns (16 hex digits per
+    double) for bit checks: at q = 1.00 the first weight is 0, not -5.55e-17."""
+    keys = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+    design = np.column_stack([np.ones_like(keys), keys])
+    stops = []
+    for i in range(121):
+        query = float(Decimal(-3) + i * Decimal("0.05"))
+        query_design = np.array([1.0, query])
+        weights = query_design @ np.linalg.solve(design.T @ design, design.T)
+        stops.append({"query": query, "weights": "".join(struct.pack(">d", w).hex() for w in weights)})
+    return {"keys": flat(keys), "stops": stops}
+
+
 def main() -> None:
     attention_cases, ols_cases = random_cases(np.random.default_rng(20240612))
     fixture = {"chapter": chapter_examples(), "attention_cases": attention_cases, "ols_cases": ols_cases,
-               "sums": sum_cases(np.random.default_rng(7))}
+               "sums": sum_cases(np.random.default_rng(7)), "ols_slider_stops": ols_slider_stops()}
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(fixture, indent=1) + "\n")
     print(f"wrote {OUT} ({len(attention_cases)} attention cases, {len(ols_cases)} OLS cases)")

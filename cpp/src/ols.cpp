@@ -1,6 +1,8 @@
 #include "kernel_lens/ols.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -160,6 +162,150 @@ class HatWeights {
   std::vector<Eigen::Index> permutation_;
 };
 
+/// The chapter's route, `query_design @ np.linalg.solve(design.T @ design, design.T)`, in the
+/// arithmetic order of NumPy on the reference BLAS/LAPACK: the Gram matrix as dot products summed
+/// from the first key on (dsyrk), LAPACK's recursive LU with partial pivoting (dgetrf2: pivot = the
+/// first largest |entry|, the column below it scaled by the pivot's reciprocal), the two triangular
+/// solves of dgetrs for the right-hand sides design^T (dtrsm: division by the diagonal), then the
+/// (1 x k) by (k x n) product summed in order. Same operations, same order, so the same bits: at
+/// q = 1 on the keys -2..2 the first weight is 0 exactly, as NumPy prints it.
+class ChapterRoute {
+ public:
+  KERNEL_LENS_COLD explicit ChapterRoute(const MatrixRef& keys) : n_(keys.rows()), k_(keys.cols() + 1) {
+    design_.resize(n_, k_);
+    design_.col(0).setOnes();
+    design_.rightCols(k_ - 1) = keys;
+    Eigen::MatrixXd lu(k_, k_);
+    for (Eigen::Index j = 0; j < k_; ++j)
+      for (Eigen::Index i = 0; i < k_; ++i) {
+        double sum = 0.0;
+        for (Eigen::Index l = 0; l < n_; ++l) sum = sum + design_(l, i) * design_(l, j);
+        lu(i, j) = sum;
+      }
+    pivots_.assign(static_cast<std::size_t>(k_), 0);
+    usable_ = lu.allFinite() && factorize(lu, 0, k_, k_, pivots_.data());
+    if (!usable_) return;
+    /// solution = G^{-1} design^T, column by column (one column per key).
+    solution_ = design_.transpose();
+    for (Eigen::Index j = 0; j < k_; ++j) {
+      const Eigen::Index p = pivots_[static_cast<std::size_t>(j)];
+      if (p != j) solution_.row(j).swap(solution_.row(p));
+    }
+    for (Eigen::Index c = 0; c < n_; ++c) {
+      double* b = solution_.col(c).data();
+      for (Eigen::Index t = 0; t < k_; ++t)
+        if (b[t] != 0.0)
+          for (Eigen::Index i = t + 1; i < k_; ++i) b[i] = b[i] - b[t] * lu(i, t);
+      for (Eigen::Index t = k_ - 1; t >= 0; --t)
+        if (b[t] != 0.0) {
+          b[t] = b[t] / lu(t, t);
+          for (Eigen::Index i = 0; i < t; ++i) b[i] = b[i] - b[t] * lu(i, t);
+        }
+    }
+    usable_ = solution_.allFinite();
+  }
+
+  /// False where the Gram matrix overflowed or its LU met a zero pivot.
+  bool usable() const { return usable_; }
+
+  /// The weights of one query (its features without the leading 1) into `out`.
+  void operator()(const RowVectorRef& query, double* out) const {
+    for (Eigen::Index c = 0; c < n_; ++c) {
+      double sum = 0.0;
+      sum = sum + 1.0 * solution_(0, c);
+      for (Eigen::Index j = 1; j < k_; ++j) sum = sum + query(j - 1) * solution_(j, c);
+      out[c] = sum;
+    }
+  }
+
+ private:
+  /// dgetrf2 on the m x n block of `a` starting at (offset, offset); pivots relative to the block.
+  /// Returns false on a zero pivot (LAPACK's info > 0).
+  static bool factorize(Eigen::MatrixXd& a, Eigen::Index offset, Eigen::Index m, Eigen::Index n,
+                        Eigen::Index* pivots) {
+    if (m == 1) {
+      pivots[0] = 0;
+      return a(offset, offset) != 0.0;
+    }
+    if (n == 1) {
+      Eigen::Index best = 0;
+      for (Eigen::Index t = 1; t < m; ++t)
+        if (std::abs(a(offset + t, offset)) > std::abs(a(offset + best, offset))) best = t;
+      pivots[0] = best;
+      if (a(offset + best, offset) == 0.0) return false;
+      if (best != 0) std::swap(a(offset, offset), a(offset + best, offset));
+      const double pivot = a(offset, offset);
+      if (std::abs(pivot) >= std::numeric_limits<double>::min()) {
+        const double reciprocal = 1.0 / pivot;
+        for (Eigen::Index t = 1; t < m; ++t) a(offset + t, offset) *= reciprocal;
+      } else {
+        for (Eigen::Index t = 1; t < m; ++t) a(offset + t, offset) /= pivot;
+      }
+      return true;
+    }
+    const Eigen::Index n1 = std::min(m, n) / 2;
+    const Eigen::Index n2 = n - n1;
+    /// Columns [c0, c0 + n1) of the block are the left panel, the rest the right one.
+    Eigen::Block<Eigen::MatrixXd> block = a.block(offset, offset, m, n);
+    bool ok = factorize_panel(a, offset, m, n1, pivots);
+    for (Eigen::Index j = 0; j < n1; ++j)
+      if (pivots[j] != j)
+        for (Eigen::Index c = n1; c < n; ++c) std::swap(block(j, c), block(pivots[j], c));
+    for (Eigen::Index c = n1; c < n; ++c)
+      for (Eigen::Index t = 0; t < n1; ++t)
+        if (block(t, c) != 0.0)
+          for (Eigen::Index i = t + 1; i < n1; ++i) block(i, c) = block(i, c) - block(t, c) * block(i, t);
+    for (Eigen::Index c = n1; c < n; ++c)
+      for (Eigen::Index l = 0; l < n1; ++l) {
+        const double temp = -block(l, c);
+        for (Eigen::Index i = n1; i < m; ++i) block(i, c) = block(i, c) + temp * block(i, l);
+      }
+    ok = factorize(a, offset + n1, m - n1, n2, pivots + n1) && ok;
+    for (Eigen::Index j = n1; j < std::min(m, n); ++j) {
+      pivots[j] += n1;
+      if (pivots[j] != j)
+        for (Eigen::Index c = 0; c < n1; ++c) std::swap(block(j, c), block(pivots[j], c));
+    }
+    return ok;
+  }
+
+  /// dgetrf2 on the m x n1 panel whose top-left corner is the block's (offset, offset).
+  static bool factorize_panel(Eigen::MatrixXd& a, Eigen::Index offset, Eigen::Index m, Eigen::Index n1,
+                              Eigen::Index* pivots) {
+    Eigen::MatrixXd panel = a.block(offset, offset, m, n1);
+    const bool ok = factorize(panel, 0, m, n1, pivots);
+    a.block(offset, offset, m, n1) = panel;
+    return ok;
+  }
+
+  Eigen::Index n_;
+  Eigen::Index k_;
+  Eigen::MatrixXd design_;
+  Eigen::MatrixXd solution_;
+  std::vector<Eigen::Index> pivots_;
+  bool usable_ = false;
+};
+
+/// The weights of each query row: the chapter's route (its bits are NumPy's) wherever it is
+/// accurate, that is, wherever it agrees with the standardised QR route to within
+/// kRouteAgreement of the weights' scale; the QR route where the normal equations lose that
+/// accuracy (keys far from the origin relative to their spread, units near over- or underflow).
+constexpr double kRouteAgreement = 1e-10;
+
+RowMatrix hat_weights(const MatrixRef& keys, const MatrixRef& queries) {
+  RowMatrix weights = HatWeights(keys)(queries);
+  const ChapterRoute chapter(keys);
+  if (!chapter.usable()) return weights;
+  Eigen::RowVectorXd row(keys.rows());
+  for (Eigen::Index r = 0; r < queries.rows(); ++r) {
+    chapter(queries.row(r), row.data());
+    const double scale = std::max(1.0, weights.row(r).cwiseAbs().maxCoeff());
+    if (row.allFinite() && (row - weights.row(r)).cwiseAbs().maxCoeff() <= kRouteAgreement * scale)
+      weights.row(r) = row;
+  }
+  return weights;
+}
+
 void check_work_for(const MatrixRef& keys, Eigen::Index query_count) {
   const auto n = static_cast<double>(keys.rows());
   const auto k = static_cast<double>(keys.cols() + 1);
@@ -181,12 +327,12 @@ Vector ols_weights(const MatrixRef& keys, const VectorRef& query) {
   check_query(query, keys);
   check_work_for(keys, 1);
   const RowMatrix query_row = query.transpose();
-  return HatWeights(keys)(query_row).row(0).transpose();
+  return hat_weights(keys, query_row).row(0).transpose();
 }
 
 RowMatrix ols_weight_matrix(const MatrixRef& keys, const MatrixRef& queries) {
   check_queries(keys, queries);
-  return HatWeights(keys)(queries);
+  return hat_weights(keys, queries);
 }
 
 OlsPrediction ols_predict(const MatrixRef& keys, const VectorRef& targets, const MatrixRef& queries) {
@@ -196,7 +342,7 @@ OlsPrediction ols_predict(const MatrixRef& keys, const VectorRef& targets, const
                                 std::to_string(keys.rows()) + " rows; expected one target per key");
   check_finite(targets, "targets");
   OlsPrediction result;
-  result.weights = HatWeights(keys)(queries);
+  result.weights = hat_weights(keys, queries);
   result.predictions = mix_value_column(result.weights, targets);
   for (Eigen::Index r = 0; r < result.predictions.size(); ++r)
     if (!std::isfinite(result.predictions(r)))

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <string>
+
 #include "core_fixture.hpp"
+#include "lab_fixture.hpp"
 #include "kernel_lens/ols.hpp"
 
 using namespace kernel_lens;
@@ -97,4 +101,25 @@ TEST_CASE("OLS weights at extreme units: 1e200 and 1e-300 keys are neither colli
   // Keys near the largest double: their mean and spread would overflow if taken directly.
   const RowMatrix largest = (RowMatrix(3, 1) << 1.7e308, -1.7e308, 1.7e308).finished();
   CHECK(ols_weights(largest, Vector::Constant(1, 0.0)).allFinite());
+}
+
+TEST_CASE("OLS weights equal the chapter's np.linalg.solve route bit for bit at every slider stop", "[ols][chapter]") {
+  const auto& fixture = core_fixture()["ols_slider_stops"];
+  const RowMatrix keys = matrix(fixture["keys"], 1);
+  for (const auto& stop : fixture["stops"]) {
+    const double query = stop["query"].get<double>();
+    const Vector weights = ols_weights(keys, Vector::Constant(1, query));
+    const RowMatrix many = ols_weight_matrix(keys, RowMatrix::Constant(1, 1, query));
+    const Vector bits = hex_vector(stop["weights"].get<std::string>());
+    REQUIRE(bits.size() == keys.rows());
+    for (Eigen::Index i = 0; i < keys.rows(); ++i) {
+      const double expected = bits(i);
+      INFO("q = " << query << ", key " << i);
+      REQUIRE(std::signbit(weights(i)) == std::signbit(expected));
+      REQUIRE(weights(i) == expected);
+      REQUIRE(many(0, i) == expected);
+    }
+  }
+  // The slider stop the round-off sign used to decide: the first weight is 0, not -5.55e-17.
+  CHECK(ols_weights(keys, Vector::Constant(1, 1.0))(0) == 0.0);
 }

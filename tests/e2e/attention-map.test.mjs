@@ -48,14 +48,40 @@ test('the highlighted row follows the keyboard and the pointer', async () => {
   const query = page.getByTestId('row-query');
   assert.equal(await waitForText(query, /\d/), '0.0000');
   const before = await page.getByTestId('row-prediction').textContent();
-  await press(page.getByRole('slider', { name: 'highlighted query row' }), 'ArrowRight', 5);
+  await press(page.getByRole('slider', { name: 'highlighted query', exact: true }), 'ArrowRight', 5);
   assert.equal(await waitForText(query, /^0\.9667$/), '0.9667');
   assert.notEqual(await page.getByTestId('row-prediction').textContent(), before);
 
   const box = await page.locator('.kl-heatmap__plot').boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height - 2);
   assert.equal(await waitForText(query, /^−2\.9/), '−2.9000');
-  assert.equal(await page.getByRole('slider', { name: 'highlighted query row' }).inputValue(), '0');
+  assert.equal(await page.getByRole('slider', { name: 'highlighted query', exact: true }).inputValue(), '0');
+});
+
+test('one coordinate system, rows named by q, 1-based keys, and a colour note that follows the state', async () => {
+  const { page, errors } = await site.newPage(embedPath('attention-map'));
+  await waitForText(page.getByTestId('row-sum-error'), /e/);
+  await firstMapDrawn(page);
+  const slider = page.getByRole('slider', { name: 'highlighted query', exact: true });
+  assert.equal(await waitForText(page.locator('.kl-control__value').filter({ hasText: /^q = / }), /\d/), 'q = 0.00');
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'q = 0.00');
+  await press(slider, 'ArrowLeft', 15);
+  assert.equal(await waitForText(page.getByTestId('row-query'), /^−2\.9/), '−2.9000');
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'q = −2.90');
+  await press(slider, 'ArrowRight', 15);
+  await waitForText(page.getByTestId('row-query'), /^0\.0000$/);
+  // The table names keys k₁…k₆₀ (sorted), never a 0-based index.
+  const names = await page.locator('.kl-map__column .kl-table tbody th, .kl-map__column .kl-table tbody td:first-child').allTextContents();
+  assert.ok(names.length > 0 && names.every((name) => /^k[₀-₉]+$/.test(name) && !/^k₀$/.test(name)), names.join(' '));
+  assert.ok(names.includes('k₂₆'), names.join(' '));
+  // The bar chart's key axis is the heat map's: sorted keys labelled by location.
+  assert.equal(await page.locator('canvas[aria-label*="on the map’s key axis"]').count(), 1);
+  // At h = 0.18 nothing underflows, and the note says so with the smallest weight.
+  const note = await page.locator('.kl-map__range').textContent();
+  assert.match(note, /^Linear colour scale: black = \d\.\d\de-\d+, the smallest weight .*; brightest = 0\.6151, the largest\./);
+  assert.match(note, /At h = 0\.18 no weight underflows: the smallest is \d\.\d\de-\d+ > 0\./);
+  assert.doesNotMatch(note, /underflow to exactly 0/);
+  assert.deepEqual(errors, []);
 });
 
 test('the bandwidth changes the map and the log scale shows the underflowed cells', async () => {
@@ -63,7 +89,7 @@ test('the bandwidth changes the map and the log scale shows the underflowed cell
   await waitForText(page.getByTestId('row-sum-error'), /e/);
   assert.match(await page.locator('.kl-map__title').textContent(), /h = 0\.05/);
   await page.getByRole('button', { name: 'Log colour scale' }).click();
-  assert.match(await waitForText(page.locator('.kl-map__range'), /log/), /underflowed to exactly 0/);
+  assert.match(await waitForText(page.locator('.kl-map__range'), /Log/), /At h = 0\.05 some weights underflow to exactly 0 \(grey cells\)/);
   await screenshot(page, 'attention-map-log');
   await press(page.getByRole('slider', { name: 'bandwidth h' }), 'ArrowRight', 40);
   await waitForText(page.locator('.kl-map__title'), /h = 0\.(0[6-9]|[1-9])/);

@@ -34,10 +34,10 @@ test('the revealed answer shows the chapter weights, sums and witness prediction
   const rows = await checks(page).allTextContents();
   assert.deepEqual(rows, [
     'smallest weight−0.10000.0010',
-    '1. every weight ≥ 0?noyes',
+    '1. every weight ≥ 0 (to 10⁻¹²)?noyes',
     '2. sum of weights1.00001.0000',
     'prediction−0.10000.0010',
-    '3. inside [min v, max v]?noyes',
+    '3. inside [min v, max v] (to 10⁻¹²)?noyes',
   ]);
   await screenshot(page, 'exercise-convexity');
   assert.deepEqual(errors, []);
@@ -56,5 +56,16 @@ test('editing the targets and the bandwidth recomputes every check', async () =>
   await page.getByRole('slider', { name: /bandwidth/ }).focus();
   await page.keyboard.press('PageUp');
   await waitForText(page.getByTestId('nw-prediction'), new RegExp(`^(?!${nwBefore}$)`));
+  assert.deepEqual(errors, []);
+});
+
+test('at q = 1.00 every OLS weight is ≥ 0: the first is exactly 0, as NumPy’s solve route gives it', async () => {
+  const { page, errors } = await site.newPage(embedPath('exercise-convexity', { reveal: 'true', q: '1' }));
+  assert.equal(await waitForText(page.getByTestId('ols-prediction'), /\d/), '0.0000');
+  assert.deepEqual(await column(page, 'Weights per key', 3), ['0.0000', '0.1000', '0.2000', '0.3000', '0.4000']);
+  const rows = await checks(page).allTextContents();
+  assert.equal(rows[0], 'smallest weight0.00000.0047');
+  assert.equal(rows[1], '1. every weight ≥ 0 (to 10⁻¹²)?yesyes');
+  assert.equal(rows[4], '3. inside [min v, max v] (to 10⁻¹²)?yesyes');
   assert.deepEqual(errors, []);
 });

@@ -46,7 +46,7 @@ test("the chapter's witness leaves the range below; the reader's own vector is c
   await target(page, 1, '0');
   await target(page, 5, '1');
   await waitForText(page.getByTestId('prediction'), /^0\.5000$/);
-  assert.equal(await page.getByTestId('verdict').textContent(), 'inside the range');
+  assert.equal(await page.getByTestId('verdict').textContent(), 'inside the range (to 10⁻¹²)');
   assert.deepEqual(errors, []);
 });
 

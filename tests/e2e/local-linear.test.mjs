@@ -86,3 +86,31 @@ test('a bad URL bandwidth falls back to the default with a note', async () => {
   assert.equal(await waitForText(page.getByTestId('nw-prediction'), /\d/), expected(3, 0.5).nw);
   assert.deepEqual(errors, []);
 });
+
+test('the bias axis shows the hat of f̂: its chart draws unhinted text, which keeps U+0302 over f at 12 px', async () => {
+  const { page, errors } = await site.newPage(embedPath('local-linear'));
+  const canvas = page.locator('canvas[aria-label^="Exact bias"]');
+  await afterDrawn(page.locator('figure.kl-widget'));
+  // Chromium's hinted 12 px glyphs drop the hat over f (see the screenshot local-linear-bias-axis);
+  // unhinted ('geometricPrecision') text keeps it.
+  assert.equal(await canvas.evaluate((c) => c.getContext('2d').textRendering), 'geometricPrecision');
+  await canvas.screenshot({ path: new URL('../../build/screenshots/local-linear-bias-axis.png', import.meta.url).pathname });
+  assert.deepEqual(errors, []);
+});
+
+test('the title and the sentence under the table say what the table shows at both edges; fallbacks are counted', async () => {
+  const { page, errors } = await site.newPage(embedPath('local-linear'));
+  const summary = await waitForText(page.getByTestId('edge-summary'), /\d/);
+  const cells = await page.locator('.kl-table tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)));
+  const [left, right] = [cells[0], cells[cells.length - 1]];
+  assert.equal(
+    summary,
+    `At h = 0.50: at q = ${left[0]} local linear’s bias is ${left[2]} against NW’s ${left[1]} (smaller in size); at q = ${right[0]} local linear’s bias is ${right[2]} against NW’s ${right[1]} (larger in size).`,
+  );
+  assert.doesNotMatch(await page.locator('.kl-widget__title, figure.kl-widget figcaption, h2, h3').first().textContent(), /fixes the edges/);
+  assert.match(await page.getByTestId('fallback-count').textContent(), /no fallback to NW weights|the line uses the NW weights there/);
+  // At h = 0.05 the core reports one singular local fit, at the left end of the curve.
+  const narrow = await site.newPage(embedPath('local-linear', { h: '0.05' }));
+  assert.match(await waitForText(narrow.page.getByTestId('fallback-count'), /\d/), /^At 1 of 301 queries \(q = −3\.00\) the local fit is numerically singular/);
+  assert.deepEqual(errors, []);
+});

@@ -39,6 +39,23 @@ test("the job table has the chapter's five rows and the computation shows the ch
   assert.deepEqual(errors, []);
 });
 
+test("scores carry Eq. 12.5's meanings (s = −‖q − k‖², a = s/τ, τ = 2h²) and the job table shows all its columns at 1100 px", async () => {
+  const { page, errors } = await site.newPage(embedPath('memory-bank'));
+  await waitForText(page.getByTestId('output'), /^2\.7412$/);
+  const lines = await page.locator('.kl-bank__line--score').allTextContents();
+  // q = 3.5, k = (1, 3, 5): s = (−6.25, −0.25, −2.25); τ = 2 · 0.6² = 0.72; a = s/τ.
+  assert.deepEqual(lines, ['score s₁ = −6.25', 'a₁ = s₁/τ = −8.68', 'score s₂ = −0.250', 'a₂ = s₂/τ = −0.347', 'score s₃ = −2.25', 'a₃ = s₃/τ = −3.13']);
+  assert.equal(await page.getByTestId('temperature').textContent(), '0.720');
+  // The third column fits inside the table's box: no scrolling needed to read it.
+  const fits = await page.locator('.kl-bank__jobs').evaluate((table) => {
+    const box = table.parentElement.getBoundingClientRect();
+    const third = table.querySelector('thead th:nth-child(3)').getBoundingClientRect();
+    return third.right <= box.right + 0.5 && table.parentElement.scrollWidth <= table.parentElement.clientWidth;
+  });
+  assert.equal(fits, true);
+  assert.deepEqual(errors, []);
+});
+
 test('selecting a row by pointer or arrow keys highlights the matching part', async () => {
   const { page, errors } = await site.newPage(embedPath('memory-bank'));
   await waitForText(page.getByTestId('output'), /\d/);
@@ -46,7 +63,7 @@ test('selecting a row by pointer or arrow keys highlights the matching part', as
   await weights.click();
   assert.equal(await weights.getAttribute('aria-pressed'), 'true');
   assert.deepEqual(await highlighted(page), ['weights']);
-  assert.equal(await page.locator('.kl-bank [data-part="weights"].kl-bank--highlight').count(), 6);
+  assert.equal(await page.locator('.kl-bank [data-part="weights"].kl-bank--highlight').count(), 10);
   await page.keyboard.press('ArrowDown');
   assert.deepEqual(await highlighted(page), ['output']);
   assert.equal(await page.getByRole('button', { name: /Highlight the output/ }).evaluate((b) => b === document.activeElement), true);

@@ -4,6 +4,7 @@ import { before, describe, test } from 'node:test';
 
 import { loadKernelLens, readFixture } from './load.mjs';
 import { nonEmpty } from './fixtures.mjs';
+import { bitsOf, hexBits } from './lab-fixture.mjs';
 
 const fixture = readFixture('core.json');
 const chapter = fixture.chapter;
@@ -45,6 +46,16 @@ describe('the chapter\'s numbers', () => {
     assert.deepEqual(Array.from(nw.weights, fixed4), ['0.0010', '0.0206', '0.1520', '0.4132', '0.4132']);
     assert.equal(fixed4(nw.outputs[0]), '0.0010');
     assert.ok(maxAbsDifference(nw.weights, ols.nw_weights) < 1e-15);
+  });
+
+  test("OLS weights equal the chapter's np.linalg.solve route bit for bit at every slider stop (q = 1: first weight 0)", () => {
+    const { keys, stops } = fixture.ols_slider_stops;
+    for (const stop of nonEmpty(stops, 'ols_slider_stops.stops')) {
+      const expected = hexBits(stop.weights);
+      assert.deepEqual(bitsOf(kl.olsWeights(keys, [stop.query], 1)), expected, `q = ${stop.query}`);
+      assert.deepEqual(bitsOf(kl.olsPredict(keys, [0, 0, 0, 0, 0], [stop.query], 1).weights), expected, `q = ${stop.query}`);
+    }
+    assert.ok(Object.is(kl.olsWeights(keys, [1], 1)[0], 0));
   });
 
   test('log-kernel identity: normalize(K) and softmax(log K) differ at the 1e-17 level', () => {

@@ -87,6 +87,32 @@ export function themeOptions(options: Options, colors: Palette): void {
   object(title, 'font').family = colors.font;
 }
 
+/// An axis title whose text carries a combining mark (the hat of f̂, U+0302) gets room above it
+/// (Chart.js sizes a title by its font's line height; a mark stacked over an ascender reaches past
+/// it) and unhinted text: Chromium's hinted glyphs at 12 px drop the hat over f and k.
+const ACCENT_PADDING = 8;
+const accentText: Plugin = {
+  id: 'klAccentText',
+  beforeDraw(chart) {
+    const context = chart.ctx as CanvasRenderingContext2D & { textRendering?: string };
+    if ('textRendering' in context) context.textRendering = 'geometricPrecision';
+  },
+};
+function roomForAccents(options: Options): boolean {
+  let found = false;
+  const scales = (options.scales ?? {}) as Record<string, Options | undefined>;
+  for (const axis of Object.values(scales)) {
+    const title = axis?.title as Options | undefined;
+    const text = title?.text;
+    const texts = Array.isArray(text) ? text : [text];
+    if (!title || !texts.some((t) => typeof t === 'string' && /\p{Mn}/u.test(t))) continue;
+    const padding = (typeof title.padding === 'object' && title.padding ? title.padding : {}) as Options;
+    title.padding = { bottom: 4, ...padding, top: Math.max(Number(padding.top ?? 4), ACCENT_PADDING) };
+    found = true;
+  }
+  return found;
+}
+
 /// A chart with the shared defaults: no animation, pre-parsed data, responsive to its box, in
 /// the colours and font of the theme root its canvas is in.
 export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, config: ChartConfiguration<T>): Chart<T> {
@@ -101,6 +127,7 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
     plugins: { ...config.options?.plugins },
   };
   themeOptions(options, colors);
+  const accents = roomForAccents(options);
   // An opaque canvas: the compositor copies it instead of blending it over the page, and its
   // pixels need no alpha. Chart.js takes this context (getContext returns the first one made);
   // the fast path's plugin paints the background it would otherwise leave transparent.
@@ -108,7 +135,7 @@ export function createChart<T extends ChartType>(canvas: HTMLCanvasElement, conf
   const chart = new Chart(canvas, {
     ...config,
     options,
-    plugins: [distinctDashes, fastPath, legend, starMarkers, tickMarksLayer, exploreRing, lifetime, ...(config.plugins ?? [])],
+    plugins: [distinctDashes, fastPath, legend, starMarkers, tickMarksLayer, exploreRing, lifetime, ...(accents ? [accentText] : []), ...(config.plugins ?? [])],
   } as ChartConfiguration<T>);
   const generic = anyChart(chart);
   themed.set(

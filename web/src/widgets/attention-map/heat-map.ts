@@ -57,7 +57,7 @@ export function mapView(initial: { h: number; scale: HeatScale }): MapView {
   // Until the core answers, every line is there with blanks of about its numbers' widths: their
   // arrival moves nothing (no layout shift).
   setText(title, `Fixed attention matrix, h = ${fixed(initial.h, 2)}`);
-  setText(range, pending(initial.scale === 'log' ? 'log colour scale: 0.00e-00 to 0.00e-00' : 'linear colour scale: 0.00e-00 to 0.0000'));
+  setText(range, pending('Linear colour scale: black = 0.00e-000, the smallest weight (0 to four decimals); brightest = 0.0000, the largest. Each row’s weights sum to 1. At h = 0.00 no weight underflows: the smallest is 0.00e-000 > 0.'));
   setText(shapes, pending('Q (00, 0), K (00, 0), V (00, 0), A (00, 00), AV (00, 0)'));
   setText(rowSumError, pending('0.00e-00'));
 
@@ -87,12 +87,15 @@ export function mapView(initial: { h: number; scale: HeatScale }): MapView {
     });
     setText(title, `Fixed attention matrix, h = ${fixed(frame.h, 2)}`);
     const { low, high, zeros } = frame.image.range;
-    setText(
-      range,
+    // What the colours mean, and whether any weight underflowed at this h (the core says).
+    const colours =
       frame.scale === 'log'
-        ? `log colour scale: ${scientific(low)} to ${scientific(high)}${zeros ? '; grey cells underflowed to exactly 0' : ''}`
-        : `linear colour scale: ${scientific(low)} to ${fixed(high, 4)}`,
-    );
+        ? `Log colour scale: black = ${scientific(low)}, the smallest positive weight; brightest = ${fixed(high, 4)}, the largest; equal colour steps multiply the weight by equal factors.`
+        : `Linear colour scale: black = ${scientific(low)}, the smallest weight (0 to four decimals); brightest = ${fixed(high, 4)}, the largest. Each row’s weights sum to 1.`;
+    const underflow = zeros
+      ? ` At h = ${fixed(frame.h, 2)} some weights underflow to exactly 0${frame.scale === 'log' ? ' (grey cells)' : ' (switch to the log scale to see them grey)'}.`
+      : ` At h = ${fixed(frame.h, 2)} no weight underflows: the smallest is ${scientific(low)} > 0.`;
+    setText(range, colours + underflow);
   }
 
   return { element, heatmap, imageSize, draw };

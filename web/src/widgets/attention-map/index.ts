@@ -4,6 +4,7 @@
 import { queryKeyReader } from '../../charts/heatmap';
 import { call } from '../../engine';
 import { bandwidthSlider, button, controlRow, slider } from '../../ui/controls';
+import { fixed } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
 import type { StateOf } from '../../ui/state';
 import { refusalOf, typedNumber } from '../../ui/typed-input';
@@ -75,11 +76,16 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
     slider({ label, spec: COUNT_SPEC, value, format: (x) => String(x), onInput: (x) => onInput(Math.round(x)) });
   const queryCount = countSlider('number of queries m', host.state.queries, (queries) => change({ queries }));
   const keyCount = countSlider('number of keys n', host.state.keys, (keys) => change({ keys }));
+  /// A row is named by its query: "q = −1.45" (the loaded grid's value; blank until it is loaded).
+  const rowName = (r: number): string => {
+    const q = last?.data.queries[r] ?? dataset?.queries[r];
+    return q === undefined ? 'q = …' : `q = ${fixed(q, 2)}`;
+  };
   const rowSlider = slider({
-    label: 'highlighted query row',
+    label: 'highlighted query',
     spec: { min: 0, max: host.state.queries - 1, scale: 'linear', step: 1 },
     value: host.state.row,
-    format: (r) => String(r),
+    format: rowName,
     onInput: (r) => selectRow(r),
   });
   const logToggle = button('Log colour scale', () => change({ scale: host.state.scale === 'log' ? 'linear' : 'log' }));
@@ -159,6 +165,7 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
       };
       map.draw(last);
       drawRow(last);
+      rowSlider.set(last.row);
     },
     refused(error, state) {
       host.showError(refusalOf([{ name: 'h', value: state.h, typed }], error.message, 'a positive bandwidth'), 'map');
@@ -182,6 +189,7 @@ export default defineWidget({ name: 'attention-map', ...meta, params, prose }, (
       if (!frame || rowAskedOf.get(state) !== frame || host.state.row !== state.row) return;
       last = { ...frame, row: state.row, rowWeights: weights };
       drawRow(last);
+      rowSlider.set(last.row);
     },
   });
 

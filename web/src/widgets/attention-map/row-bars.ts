@@ -1,9 +1,10 @@
 /// The linked row view beside the map: the highlighted query's prediction, its weights over the
 /// sorted keys as bars, and its largest weights in a table.
 import { chartCanvas, createChart, envelopeBars, scheduleFrame, type Chart } from '../../charts';
+import { evenTickIndices } from '../../charts/heatmap';
 import type { Palette } from '../../theme/theme';
 import { dataTable } from '../../ui/controls';
-import { fixed, pending } from '../../ui/format';
+import { fixed, indexed, pending } from '../../ui/format';
 import { liveReadout, setText, testNode } from '../../ui/readout';
 import type { MapFrame } from './frame';
 
@@ -20,13 +21,20 @@ export interface RowView {
 }
 
 export function rowView(colors: Palette): RowView {
-  const { box, canvas } = chartCanvas('Weights of the highlighted query row over the sorted keys');
+  const { box, canvas } = chartCanvas('Weights of the highlighted query over the sorted keys, on the map’s key axis');
+  /// The map's key ticks (its columns are the sorted keys, labelled by location): bar → label.
+  let keyTicks = new Map<number, string>();
   const chart = createChart<'bar'>(canvas, {
     type: 'bar',
     data: { labels: [], datasets: [{ label: 'weight', data: [], backgroundColor: colors.orange, barPercentage: 1, categoryPercentage: 1 }] },
     options: {
       scales: {
-        x: { type: 'category', title: { display: true, text: 'key index (sorted)' }, ticks: { maxTicksLimit: 7, maxRotation: 0 } },
+        x: {
+          type: 'category',
+          title: { display: true, text: 'key location kᵢ (sorted)' },
+          ticks: { autoSkip: false, maxRotation: 0, callback: (_value, index) => keyTicks.get(index) ?? null },
+          grid: { display: false },
+        },
         y: { type: 'linear', min: 0, max: 1, title: { display: true, text: 'weight' } },
       },
     },
@@ -35,7 +43,7 @@ export function rowView(colors: Palette): RowView {
   const query = testNode('strong', 'row-query');
   const prediction = testNode('strong', 'row-prediction');
   const readout = liveReadout('kl-readout', 'query q = ', query, ': prediction (AV) = ', prediction);
-  const table = dataTable('Largest weights of the highlighted query row', ['key index', 'key kᵢ', 'value vᵢ', 'weight']);
+  const table = dataTable('Largest weights of the highlighted query', ['key', 'location kᵢ', 'value vᵢ', 'weight']);
   // Until the core answers, blanks of about the numbers' widths: their arrival moves nothing.
   setText(query, pending('0.0000'));
   setText(prediction, pending('0.0000'));
@@ -54,7 +62,7 @@ export function rowView(colors: Palette): RowView {
       .slice(0, LISTED_WEIGHTS);
     table.setRows(
       order.map((i) => [
-        String(i),
+        indexed('k', i + 1),
         fixed(frame.data.keys[i] ?? Number.NaN, 4),
         fixed(frame.data.values[i] ?? Number.NaN, 4),
         fixed(weights[i] ?? Number.NaN, 4),
@@ -68,8 +76,10 @@ export function rowView(colors: Palette): RowView {
       // bar is the largest weight of a group of keys.
       const { labels, points, group } = envelopeBars(weights, MAX_BARS);
       if (chart.data.labels?.length !== labels.length) chart.data.labels = labels;
+      // The heat map's ticks: the same sorted keys, labelled by their locations.
+      keyTicks = new Map(evenTickIndices(frame.data.keys.length).map((i) => [Math.floor(i / group), fixed(frame.data.keys[i] ?? Number.NaN, 1)]));
       const title = chart.options.scales?.x?.title;
-      if (title) title.text = group === 1 ? 'key index (sorted)' : `key index (sorted; each bar the largest weight of ${group} keys)`;
+      if (title) title.text = group === 1 ? 'key location kᵢ (sorted)' : `key location kᵢ (sorted; each bar the largest weight of ${group} keys)`;
       dataset.data = points;
       dataset.backgroundColor = palette.orange;
       const y = chart.options.scales?.y;

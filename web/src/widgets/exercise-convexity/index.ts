@@ -6,6 +6,7 @@ import { fixed } from '../../ui/format';
 import { call } from '../../engine';
 import type { StateOf } from '../../ui/state';
 import { defineWidget } from '../../ui/host/widget';
+import { ROUND_OFF_TEXT, negative, outsideRange } from '../shared/verdict';
 import { RangeStrip } from '../shared/range-strip';
 import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../shared/pencil';
 import { typeset } from '../../ui/math-text';
@@ -116,7 +117,7 @@ export default defineWidget({ name: 'exercise-convexity', ...meta, params, prose
       last = { state: shown, olsWeights: ols.weights, nwWeights: nw.weights, predictions: [olsPrediction, olsWeightSum, nwPrediction, nwSum] };
       const low = Math.min(...shown.targets);
       const high = Math.max(...shown.targets);
-      const inside = (x: number): boolean => x >= low && x <= high;
+      const inside = (x: number): boolean => outsideRange(x, low, high) === null;
       const smallest = (w: Float64Array): number => Math.min(...w);
       const yesNo = (ok: boolean): string => (ok ? 'yes' : 'no');
       table.setRows(
@@ -129,10 +130,10 @@ export default defineWidget({ name: 'exercise-convexity', ...meta, params, prose
       );
       summary.setRows([
         ['smallest weight', fixed(smallest(ols.weights), 4), fixed(smallest(nw.weights), 4)],
-        ['1. every weight ≥ 0?', yesNo(smallest(ols.weights) >= 0), yesNo(smallest(nw.weights) >= 0)],
+        [`1. every weight ≥ 0 (to ${ROUND_OFF_TEXT})?`, yesNo(!negative(smallest(ols.weights))), yesNo(!negative(smallest(nw.weights)))],
         ['2. sum of weights', fixed(olsWeightSum, 4), fixed(nwSum, 4)],
         ['prediction', fixed(olsPrediction, 4), fixed(nwPrediction, 4)],
-        ['3. inside [min v, max v]?', yesNo(inside(olsPrediction)), yesNo(inside(nwPrediction))],
+        [`3. inside [min v, max v] (to ${ROUND_OFF_TEXT})?`, yesNo(inside(olsPrediction)), yesNo(inside(nwPrediction))],
       ]);
       setText(olsText, fixed(olsPrediction, 4));
       setText(nwText, fixed(nwPrediction, 4));

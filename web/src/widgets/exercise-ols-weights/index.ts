@@ -5,6 +5,7 @@ import { fixed, pending, tuple } from '../../ui/format';
 import { call } from '../../engine';
 import type { StateOf } from '../../ui/state';
 import { defineWidget } from '../../ui/host/widget';
+import { ROUND_OFF_TEXT, negative, outsideRange } from '../shared/verdict';
 import { RangeStrip } from '../shared/range-strip';
 import { EXERCISE_KEYS, ONES, reveal, targetEditor } from '../shared/pencil';
 import { typeset } from '../../ui/math-text';
@@ -105,8 +106,8 @@ export default defineWidget({ name: 'exercise-ols-weights', ...meta, params, pro
       setText(qText, fixed(shown.q, 2));
       setText(weightsText, tuple(weights, 2));
       setText(sumText, fixed(weightSum, 2));
-      const negative = EXERCISE_KEYS.flatMap((key, i) => ((weights[i] ?? 0) < 0 ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
-      setText(negativeText, negative.length > 0 ? `Negative: ${negative.join(', ')}.` : 'No weight is negative here.');
+      const negatives = EXERCISE_KEYS.flatMap((key, i) => (negative(weights[i] ?? 0) ? [`λ${i + 1} = ${fixed(weights[i] ?? 0, 2)} on key ${fixed(key, 0)}`] : []));
+      setText(negativeText, negatives.length > 0 ? `Negative: ${negatives.join(', ')}.` : `No weight is below −${ROUND_OFF_TEXT} here.`);
       table.setRows(
         EXERCISE_KEYS.map((key, i) => [
           fixed(key, 0),
@@ -119,10 +120,9 @@ export default defineWidget({ name: 'exercise-ols-weights', ...meta, params, pro
       const high = Math.max(...shown.targets);
       setText(predictionText, fixed(prediction, 4));
       setText(rangeText, `[${fixed(low, 2)}, ${fixed(high, 2)}]`);
-      const below = prediction < low;
-      const above = prediction > high;
-      setText(verdict, below ? 'below the range — OLS leaves it' : above ? 'above the range — OLS leaves it' : 'inside the range');
-      verdict.className = below || above ? 'kl-verdict--outside' : 'kl-verdict--inside';
+      const side = outsideRange(prediction, low, high);
+      setText(verdict, side ? `${side} the range by more than ${ROUND_OFF_TEXT} — OLS leaves it` : `inside the range (to ${ROUND_OFF_TEXT})`);
+      verdict.className = side ? 'kl-verdict--outside' : 'kl-verdict--inside';
       strip.draw({ low, high, predictions: [{ label: 'OLS', value: prediction }] });
     },
   });

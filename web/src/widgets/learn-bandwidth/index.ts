@@ -52,7 +52,7 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
   });
   const rateSlider = slider({
     label: 'bandwidth learning rate η',
-    caption: 'rate η',
+    caption: 'rate η (log h per unit of risk)',
     spec: { min: params.rate.min, max: params.rate.max, scale: 'log' },
     value: host.state.rate,
     format: (x) => significant(x, 3),

@@ -56,9 +56,14 @@ export default defineWidget({ name: 'local-linear', ...meta, params, prose }, (h
     'local linear sd',
   ]);
   table.table.classList.add('kl-table--wrapped-head');
+  /// What the table shows at the two edges, and where the line fell back to NW's weights.
+  const edgeText = testNode('p', 'edge-summary');
+  edgeText.className = 'kl-readout';
+  const fallbackCount = testNode('p', 'fallback-count');
+  fallbackCount.className = 'kl-readout';
   const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
   const [curveBox, weightBox, biasBox] = view.boxes;
-  host.root.append(curveBox, controlRow(hSlider.element, qSlider.element, bandButton), readout, weightBox, biasBox, table.element);
+  host.root.append(curveBox, controlRow(hSlider.element, qSlider.element, bandButton), readout, weightBox, biasBox, table.element, edgeText, fallbackCount);
 
   host.provideExport('curves', () => sample && curves && { s: sample, c: curves }, ({ s, c }) => [
     ['query', 'truth', 'NW prediction', 'local linear prediction', 'NW bias', 'local linear bias', 'NW sd', 'local linear sd'],
@@ -107,6 +112,25 @@ export default defineWidget({ name: 'local-linear', ...meta, params, prose }, (h
           fixed(c.lineSd[i] ?? Number.NaN, 4),
         ];
       }),
+    );
+    const edge = (q: number): string => {
+      const i = denseIndex(q);
+      const nw = c.nwBias[i] ?? Number.NaN;
+      const line = c.lineBias[i] ?? Number.NaN;
+      const verdict = Math.abs(line) < Math.abs(nw) ? 'smaller' : Math.abs(line) > Math.abs(nw) ? 'larger' : 'equal';
+      return `at q = ${fixed(s.dense[i] ?? Number.NaN, 2)} local linear’s bias is ${fixed(line, 4)} against NW’s ${fixed(nw, 4)} (${verdict} in size)`;
+    };
+    /// The table's first and last queries: the two edges of the query range.
+    setText(edgeText, `At h = ${fixed(host.state.h, 2)}: ${edge(TABLE_QUERIES[0])}; ${edge(TABLE_QUERIES[4])}.`);
+    const fallbacks = c.fallbackRows;
+    setText(
+      fallbackCount,
+      fallbacks.length === 0
+        ? `The local fit is regular at all ${s.dense.length} queries of the curve: no fallback to NW weights.`
+        : `At ${fallbacks.length} of ${s.dense.length} queries (q = ${fallbacks
+            .slice(0, 6)
+            .map((r) => fixed(s.dense[r] ?? Number.NaN, 2))
+            .join(', ')}${fallbacks.length > 6 ? ', …' : ''}) the local fit is numerically singular and the line uses the NW weights there.`,
     );
   }
 

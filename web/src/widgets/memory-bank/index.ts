@@ -1,7 +1,7 @@
 /// Section 12.6's job table beside a small live attention computation (the three-point lookup as a
 /// memory bank): selecting a job highlights the part of the computation that does it.
 import { bandwidthSlider, controlRow, querySlider } from '../../ui/controls';
-import { fixed, pending, precise } from '../../ui/format';
+import { fixed, indexed, pending, precise } from '../../ui/format';
 import { typeset } from '../../ui/math-text';
 import { scrollBox } from '../../ui/scroll-box';
 import { call } from '../../engine';
@@ -44,11 +44,11 @@ function part(tag: 'div' | 'span', job: Job, className: string): HTMLElement {
 }
 
 export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math: true }, (host) => {
-  let last: { q: number; h: number; weights: Float64Array; scores: Float64Array; output: number } | null = null;
+  let last: { q: number; h: number; tau: number; weights: Float64Array; scores: Float64Array; scaled: Float64Array; output: number } | null = null;
   host.provideExport('slots', () => last, (frame) => {
     return [
-      ['q', 'h', 'slot', 'key', 'value', 'score', 'weight'],
-      ...KEYS.map((k, i) => [frame.q, frame.h, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.weights[i] ?? null]),
+      ['q', 'h', 'tau', 'slot', 'key', 'value', 'score s', 'scaled score a = s/tau', 'weight'],
+      ...KEYS.map((k, i) => [frame.q, frame.h, frame.tau, i + 1, k, VALUES[i] ?? null, frame.scores[i] ?? null, frame.scaled[i] ?? null, frame.weights[i] ?? null]),
     ];
   });
   host.provideExport({
@@ -119,6 +119,7 @@ export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math:
     const key = part('div', 'keys', 'kl-bank__line');
     const value = part('div', 'values', 'kl-bank__line');
     const score = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
+    const scaled = part('div', 'weights', 'kl-bank__line kl-bank__line--score');
     const weight = part('div', 'weights', 'kl-bank__line');
     const weightText = testNode('strong', `weight-${i + 1}`);
     const bar = document.createElement('span');
@@ -126,16 +127,20 @@ export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math:
     bar.setAttribute('aria-hidden', 'true');
     const fill = document.createElement('span');
     bar.append(fill);
-    weight.append(`α${i + 1} = `, weightText, bar);
-    slot.append(title, key, value, score, weight);
+    weight.append(`${indexed('α', i + 1)} = `, weightText, bar);
+    slot.append(title, key, value, score, scaled, weight);
     slots.append(slot);
-    return { key, value, score, weightText, fill };
+    return { key, value, score, scaled, weightText, fill };
   });
 
   const outputCard = part('div', 'output', 'kl-bank__card kl-bank__output');
   const outputText = testNode('strong', 'output');
   outputCard.append('output Σ αᵢvᵢ = ', outputText);
-  bank.append(queryCard, slots, outputCard);
+  /// Equation 12.5's symbols: the unscaled score s, the temperature τ, the scaled score a = s/τ.
+  const scoreCard = part('div', 'weights', 'kl-bank__card kl-bank__scores');
+  const tauText = testNode('strong', 'temperature');
+  scoreCard.append('scores sᵢ = −‖q − kᵢ‖², temperature τ = 2h² = ', tauText, ', weights α = softmax(a) of aᵢ = sᵢ/τ');
+  bank.append(queryCard, scoreCard, slots, outputCard);
 
   const lookupLink = document.createElement('a');
   lookupLink.className = 'kl-bank__link';
@@ -153,12 +158,14 @@ export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math:
   // weights and output are blanks of about their numbers' widths (no layout shift).
   setText(queryText, fixed(host.state.q, 2));
   slotParts.forEach((slot, i) => {
-    setText(slot.key, `key k${i + 1} = ${fixed(KEYS[i] ?? 0, 0)}`);
-    setText(slot.value, `value v${i + 1} = ${fixed(VALUES[i] ?? 0, 1)}`);
-    setText(slot.score, `score s${i + 1} = ${pending('−0.000')}`);
+    setText(slot.key, `key ${indexed('k', i + 1)} = ${fixed(KEYS[i] ?? 0, 0)}`);
+    setText(slot.value, `value ${indexed('v', i + 1)} = ${fixed(VALUES[i] ?? 0, 1)}`);
+    setText(slot.score, `score ${indexed('s', i + 1)} = ${pending('−0.000')}`);
+    setText(slot.scaled, `${indexed('a', i + 1)} = ${indexed('s', i + 1)}/τ = ${pending('−0.000')}`);
     setText(slot.weightText, pending('0.0000'));
   });
   setText(outputText, pending('0.0000'));
+  setText(tauText, pending('0.000'));
   setText(lookupLink, host.embedded ? 'open the lookup' : 'the lookup above');
   // The table's TeX is the figure's own: the page typesets only the prose before it.
   void typeset(host.root);
@@ -187,12 +194,20 @@ export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math:
   host.compute({
     key: 'bank',
     reads: ['q', 'h'],
-    ask: (state) => [call('attention', [state.q], KEYS, VALUES, 1, 1, state.h), call('logScores', [state.q], KEYS, 1, state.h)] as const,
-    draw([{ weights, outputs }, scores], { q, h }) {
-      last = { q, h, weights, scores, output: outputs[0] ?? Number.NaN };
+    ask: (state) =>
+      [
+        call('attention', [state.q], KEYS, VALUES, 1, 1, state.h),
+        call('distanceScores', [state.q], KEYS, 1),
+        call('logScores', [state.q], KEYS, 1, state.h),
+        call('temperatureFromBandwidth', state.h),
+      ] as const,
+    draw([{ weights, outputs }, scores, scaled, tau], { q, h }) {
+      last = { q, h, tau, weights, scores, scaled, output: outputs[0] ?? Number.NaN };
       setText(queryText, fixed(q, 2));
+      setText(tauText, precise(tau, 3));
       slotParts.forEach((slot, i) => {
-        setText(slot.score, `score s${i + 1} = ${precise(scores[i] ?? Number.NaN, 3)}`);
+        setText(slot.score, `score ${indexed('s', i + 1)} = ${precise(scores[i] ?? Number.NaN, 3)}`);
+        setText(slot.scaled, `${indexed('a', i + 1)} = ${indexed('s', i + 1)}/τ = ${precise(scaled[i] ?? Number.NaN, 3)}`);
         const weight = weights[i] ?? 0;
         setText(slot.weightText, fixed(weight, 4));
         slot.fill.style.width = `${(weight * 100).toFixed(2)}%`;

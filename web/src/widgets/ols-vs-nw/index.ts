@@ -5,6 +5,7 @@ import { bandwidthSlider, controlRow, dataTable, querySlider } from '../../ui/co
 import { fixed, pending, pythonFloat, tuple } from '../../ui/format';
 import { call } from '../../engine';
 import { defineWidget } from '../../ui/host/widget';
+import { ROUND_OFF_TEXT, negative, outsideRange } from '../shared/verdict';
 import { RangeStrip } from '../shared/range-strip';
 import { liveReadout, setText, testNode } from '../../ui/readout';
 import prose from './prose.html?raw';
@@ -78,7 +79,7 @@ export default defineWidget({ name: 'ols-vs-nw', ...meta, params, prose }, (host
       const dataset = ols.data.datasets[0];
       if (!dataset) return;
       dataset.data = barPoints(olsWeights);
-      dataset.backgroundColor = Array.from(olsWeights, (w) => (w < 0 ? host.colors.orange : host.colors.navy));
+      dataset.backgroundColor = Array.from(olsWeights, (w) => (negative(w) ? host.colors.orange : host.colors.navy));
     });
     scheduleFrame(nw, () => {
       const dataset = nw.data.datasets[0];
@@ -98,7 +99,7 @@ export default defineWidget({ name: 'ols-vs-nw', ...meta, params, prose }, (host
       const nwPrediction = nwResult.outputs[0] ?? Number.NaN;
       const low = Math.min(...state.targets);
       const high = Math.max(...state.targets);
-      const outside = (x: number): boolean => x < low || x > high;
+      const outside = (x: number): boolean => outsideRange(x, low, high) !== null;
       setText(targetsText, tuple(state.targets, 0));
       setText(olsText, fixed(olsPrediction, 4));
       setText(nwText, fixed(nwPrediction, 4));
@@ -106,7 +107,7 @@ export default defineWidget({ name: 'ols-vs-nw', ...meta, params, prose }, (host
         rangeText,
         `target range [${fixed(low, 0)}, ${fixed(high, 0)}]${outside(olsPrediction) ? ' — OLS leaves it' : ''}${
           outside(nwPrediction) ? ' — NW leaves it' : ''
-        }.`,
+        }${outside(olsPrediction) || outside(nwPrediction) ? ` (by more than ${ROUND_OFF_TEXT})` : ` (to ${ROUND_OFF_TEXT})`}.`,
       );
       strip.draw({ low, high, predictions: [{ label: 'OLS', value: olsPrediction }, { label: 'NW', value: nwPrediction }] });
       table.setRows(

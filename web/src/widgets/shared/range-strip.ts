@@ -2,6 +2,7 @@
 /// prediction that leaves [min, max] is seen at a glance (positions only; values come from the core).
 import { fixed } from '../../ui/format';
 import { setText } from '../../ui/readout';
+import { outsideRange } from './verdict';
 
 export interface StripFrame {
   low: number;
@@ -53,7 +54,7 @@ export class RangeStrip {
         entry = { marker, text };
         this.markers.set(label, entry);
       }
-      const outside = value < frame.low || value > frame.high;
+      const outside = outsideRange(value, frame.low, frame.high) !== null;
       entry.marker.classList.toggle('kl-strip__marker--outside', outside);
       entry.marker.style.left = `${at(value)}%`;
       setText(entry.text, `${label} ${fixed(value, 4)}`);
