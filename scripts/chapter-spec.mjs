@@ -2,12 +2,20 @@
 // headings, and each "Code:" or "Figure:" listing with its lines, its section and the printed
 // output that follows it in the book. scripts/extract-listings.mjs writes web/src/listings/
 // chapter.py from it; the listings' tests hold the page against it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/// The chapter's text beside the repository ($KERNEL_LENS_CHAPTER overrides).
-export const CHAPTER_PATH =
-  process.env.KERNEL_LENS_CHAPTER ?? fileURLToPath(new URL('../../shared/spec/000_0d1fb23487dad7d4.txt', import.meta.url));
+/// The chapter's text as the book's edition ships it, beside the repository (or beside the folder
+/// holding it); $KERNEL_LENS_CHAPTER overrides.
+export const SPEC_PATHS = ['../../shared/spec/000_0d1fb23487dad7d4.txt', '../../../shared/spec/000_0d1fb23487dad7d4.txt'].map((path) =>
+  fileURLToPath(new URL(path, import.meta.url)),
+);
+/// The copy kept in the repository, so a clone anywhere checks the page against the same text;
+/// tests/unit/chapter-copy.test.mjs holds it equal to the edition's file wherever that is present.
+export const CHAPTER_COPY = fileURLToPath(new URL('../tests/fixtures/chapter-12.txt', import.meta.url));
+
+/// The chapter's text: $KERNEL_LENS_CHAPTER, else the edition's file beside the repository, else the copy.
+export const CHAPTER_PATH = process.env.KERNEL_LENS_CHAPTER || (SPEC_PATHS.find((path) => existsSync(path)) ?? CHAPTER_COPY);
 
 /// A block's first line starts a Python statement: a keyword, a comment, a decorator, a docstring,
 /// an assignment (`a, b = …`, `x[…].y = …`) or a call written without a space before its paren.

@@ -3,7 +3,7 @@
 // is over its limit:
 //   wasm (each module)         kernel_lens_core and kernel_lens_lab, each ≤ 82 kB, goal 80 kB (their total is printed)
 //   embed of one widget (each) embed.html, its scripts, the widget's chunk and the worker ≤ 200 kB
-//   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 416 kB, goal 408 kB
+//   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 426 kB, goal 408 kB
 //                              (400 kB before the stylesheet was counted, see STYLESHEET_KB)
 //   loader                     kernel-lens.js alone (what a page without figures fetches) ≤ 20 kB
 //   listings                   the chapter's code listings' chunk (web/src/listings/: the seven
@@ -26,10 +26,16 @@ const STYLESHEET_KB = 8;
 /// of every JavaScript argument (before anything is copied into wasm, with the stack restored on a
 /// JavaScript exception) and the exp pass's underflow path cost: 0.7 kB a module (docs/speed.md).
 const BOUNDARY_KB = 2;
+/// The page may exceed the limit above by what every student's access costs (docs/accessibility.md):
+/// one spoken sentence per change, the lookup's keyboard fields, a keyboard stop with a summary and
+/// a data table for every chart and heat map (3.7 + 3.2 kB, measured when they were added); and by
+/// the chapter's whole text, now in index.html (3.1 → 8.7 kB) where figures' notes had stood.
+const ACCESS_KB = 7;
+const CHAPTER_TEXT_KB = 3;
 const LIMITS = {
   wasm: { goal: 80, limit: 80 + BOUNDARY_KB },
   embed: { limit: 200 },
-  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 },
+  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB },
   loader: { limit: 20 },
   listings: { limit: 10 },
 };

@@ -15,21 +15,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { openSite, screenshot } from './harness.mjs';
+import { CHAPTER_PATH } from '../../scripts/chapter-spec.mjs';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-/// The chapter's file: beside the repository in ../shared/spec (a worktree of it one level
-/// further down also finds it), or where KERNEL_LENS_CHAPTER says.
+/// The chapter's file (scripts/chapter-spec.mjs: $KERNEL_LENS_CHAPTER, the edition's file beside
+/// the repository, or the repository's copy of it).
 function chapterPath() {
-  const candidates = [
-    process.env.KERNEL_LENS_CHAPTER,
-    new URL('../shared/spec/000_0d1fb23487dad7d4.txt', new URL(`file://${repoRoot}`)),
-    new URL('../../shared/spec/000_0d1fb23487dad7d4.txt', new URL(`file://${repoRoot}`)),
-  ].filter(Boolean);
-  const found = candidates.map((c) => (c instanceof URL ? fileURLToPath(c) : c)).find((path) => existsSync(path));
-  assert.ok(found, `the chapter's text is not found (looked in ${candidates.map(String).join(', ')}); set KERNEL_LENS_CHAPTER to its path`);
-  return found;
+  assert.ok(existsSync(CHAPTER_PATH), `the chapter's text is not found at ${CHAPTER_PATH}; set KERNEL_LENS_CHAPTER to its path`);
+  return CHAPTER_PATH;
 }
 
 const SECTION = /^(12\.\d+ .+|Sources and further reading|Exercises)$/;

@@ -12,7 +12,7 @@ const VIEWPORT = { width: 320, height: 800 };
 
 /// Text of the figures' controls (captions, values) in `section` that reaches past the section's
 /// edges (run in the page). Other text past the edge at 320 px is a known limit
-/// (docs/accessibility-charts.md).
+/// (docs/accessibility.md, Charts).
 function overhang(section) {
   const edge = section.getBoundingClientRect();
   const found = [];
