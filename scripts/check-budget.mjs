@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Size budget of the built site, gzip level 9, in kB (1000 bytes). Fails (exit 1) when any line
 // is over its limit:
-//   wasm (each module)         kernel_lens_core and kernel_lens_lab, each ≤ 82 kB, goal 80 kB (their total is printed)
+//   wasm (each module)         kernel_lens_core and kernel_lens_lab, each ≤ 83.5 kB, goal 80 kB (their total is printed)
 //   embed of one widget (each) embed.html, its scripts, the widget's chunk and the worker ≤ 200 kB
-//   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 426 kB, goal 408 kB
+//   full page                  index.html, every script it can load, CSS, worker, both wasm ≤ 427.5 kB, goal 408 kB
 //                              (400 kB before the stylesheet was counted, see STYLESHEET_KB)
 //   loader                     kernel-lens.js alone (what a page without figures fetches) ≤ 20 kB
 //   listings                   the chapter's code listings' chunk (web/src/listings/: the seven
@@ -31,11 +31,14 @@ const BOUNDARY_KB = 2;
 /// a data table for every chart and heat map (3.7 + 3.2 kB, measured when they were added); and by
 /// the chapter's whole text, now in index.html (3.1 → 8.7 kB) where figures' notes had stood.
 const ACCESS_KB = 7;
+/// The core module carries OLS in the arithmetic order of the chapter's np.linalg.solve route (so its
+/// weights are NumPy's bits), compiled at the cold level: 1.1 kB over what it weighed before.
+const OLS_ROUTE_KB = 1.5;
 const CHAPTER_TEXT_KB = 3;
 const LIMITS = {
-  wasm: { goal: 80, limit: 80 + BOUNDARY_KB },
+  wasm: { goal: 80, limit: 80 + BOUNDARY_KB + OLS_ROUTE_KB },
   embed: { limit: 200 },
-  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB },
+  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB + OLS_ROUTE_KB },
   loader: { limit: 20 },
   listings: { limit: 10 },
 };
