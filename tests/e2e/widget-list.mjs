@@ -13,6 +13,8 @@ export const widgetNames = readdirSync(widgetsDir, { withFileTypes: true })
 /// Waits until every figure on the page has drawn (no busy region, no work under way) and its
 /// fonts have loaded.
 export async function settle(page) {
+  // The full page opens on the chapter's text: its first figure mounts when scrolled near.
+  await page.evaluate(() => document.querySelector('.kl-section')?.scrollIntoView());
   await page.locator('.kl-widget').first().waitFor({ timeout: 30000 });
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 30000 });
   await figuresDrawn(page);

@@ -174,12 +174,13 @@ export const exploreRing: Plugin = {
 /// header) is built when opened; `rows` may return a sentence instead. Returns its renewal.
 export function dataTable(anchor: Element, label: string, head: () => string[], rows: () => string[][] | string): () => void {
   const details = document.createElement('details');
-  details.className = 'kl-chart-data';
+  details.className = 'kl-chart-data kl-no-print';
   const summary = document.createElement('summary');
   summary.textContent = 'Show data';
   details.append(summary);
   const fill = (): void => {
-    details.replaceChildren(summary);
+    // The summary stays in place (re-inserting it would drop its focus to the page's body).
+    while (details.lastChild && details.lastChild !== summary) details.lastChild.remove();
     if (!details.open) return;
     const body = rows();
     if (typeof body === 'string') {
