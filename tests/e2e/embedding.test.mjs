@@ -511,6 +511,8 @@ async function addPointAt(page, id, fx, fy) {
   const figure = page.locator(`#${id}`);
   await waitForText(figure.getByTestId('prediction'), /\d/);
   const canvas = figure.locator('canvas[role="img"]').first();
+  // The click must land inside the window: scroll the chart there first.
+  await canvas.evaluate((node) => node.scrollIntoView({ block: 'center' }));
   const box = await canvas.boundingBox();
   const rows = figure.locator('.kl-table tbody tr');
   const count = await rows.count();

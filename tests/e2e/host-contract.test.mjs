@@ -136,7 +136,10 @@ test('the page can ask for the paper look under screen media, and await every fi
     frame: await tab.frameLocator('#frame').locator('.kl-button').first().evaluate((node) => getComputedStyle(node).display !== 'none'),
   });
   await tab.locator('#element').evaluate((element) => element.ready);
+  // A cross-origin iframe below the window is not rendered, so its charts wait to be drawn.
+  await tab.locator('#frame').evaluate((frame) => frame.scrollIntoView());
   await tab.waitForSelector('#frame[data-kl-ready]');
+  await tab.evaluate(() => scrollTo(0, 0));
   assert.deepEqual(await buttonsShown(), { element: true, frame: true });
   // The far figure has not mounted: the page is not ready.
   assert.equal(await tab.locator('html').getAttribute('data-kl-ready'), null);
