@@ -2,7 +2,7 @@
 // Chromium through a small page that holds a bridge of its own, built from the engine's source with
 // the site's Vite config. An aborted request in the worker rejects with an AbortError at once, the
 // worker that was computing it is closed, a request queued behind it is still answered, and the
-// next request is answered in a fraction of the time the aborted one takes when left to run.
+// next request is answered by the worker that replaced it, not after the long computation.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,10 +40,16 @@ after(async () => {
 
 /// The chapter's audit at about the core's work budget: seconds of work in the worker.
 const LONG = [{ fn: 'biasVarianceSweep', args: [{ worlds: 100000, keys: 140, bandwidths: [0.2, 0.4, 0.8] }] }];
+/// A small sweep, sent to the worker, that compiles the laboratory there.
+const WARM = [{ fn: 'biasVarianceSweep', args: [{ worlds: 2000, keys: 40, bandwidths: [0.3] }] }];
 /// A call cost.ts sends to the worker that takes milliseconds there.
 const SHORT = [{ fn: 'attention', args: [new Array(1000).fill(0.5), new Array(1000).fill(0.25), new Array(1000).fill(1), 1, 1, 0.3], keep: ['outputs'] }];
 
-test('an aborted worker computation stops: AbortError at once, its worker closed, the queued and the next requests answered promptly', async (t) => {
+// What is checked is the order of events, never a ratio of times (a busy machine stretches
+// those): the abort closes the worker inside its own dispatch, the request is rejected right after,
+// and the queued and the next requests are answered after that worker is gone, so by its
+// replacement and not by a worker that finished the long computation first.
+test('an aborted worker computation stops: AbortError at once, its worker closed, the queued and the next requests answered by a new worker', async (t) => {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
@@ -53,69 +59,78 @@ test('an aborted worker computation stops: AbortError at once, its worker closed
   await page.goto(`${server.url}index.html`);
   await page.waitForFunction(() => globalThis.klBridge !== undefined);
   const result = await page.evaluate(
-    async ({ long, short }) => {
+    async ({ long, short, warm }) => {
       const bridge = globalThis.klBridge;
       const log = (globalThis.kernelLensEngineLog = []);
-      const time = async (work) => {
-        const start = performance.now();
-        const value = await work;
-        return { ms: performance.now() - start, value };
-      };
-      // Warm: both modules compiled and in the worker.
+      const events = [];
+      // Warm: the worker started with both modules, so the long request is posted at once and
+      // the short one after it.
       await bridge.run(short);
-      // The long request left to run, to know what it takes.
-      const full = await time(bridge.run(long));
-      // The same request again, with a short one queued behind it in the same worker; the long
-      // one is aborted once both were posted to the worker.
+      await bridge.run(warm);
+      log.length = 0;
       const post = Worker.prototype.postMessage;
+      const terminate = Worker.prototype.terminate;
       let sent;
       const posted = new Promise((done) => {
         sent = done;
       });
+      // Posted to the worker: the long request and the short one.
+      const inWorker = new Set();
       Worker.prototype.postMessage = function (message, ...rest) {
         post.call(this, message, ...rest);
-        if (message?.calls?.[0]?.fn === 'attention') sent();
+        const fn = message?.calls?.[0]?.fn;
+        if (fn) inWorker.add(fn);
+        if (inWorker.has('attention') && inWorker.has('biasVarianceSweep')) sent();
       };
+      Worker.prototype.terminate = function () {
+        events.push('worker closed');
+        terminate.call(this);
+      };
+      // The long request, with a short one queued behind it in the same worker; the long one is
+      // aborted once both were posted to the worker (in either order).
       const controller = new AbortController();
       const aborted = bridge.run(long, controller.signal).then(
-        () => 'answered',
-        (error) => `${error.name}: ${error.message}`,
+        () => {
+          events.push('long answered');
+          return 'answered';
+        },
+        (error) => {
+          events.push('long rejected');
+          return `${error.name}: ${error.message}`;
+        },
       );
-      const queued = bridge.run(short).then((results) => ({ at: performance.now(), results }));
+      const queued = bridge.run(short).then((results) => {
+        events.push('queued answered');
+        return results;
+      });
       await posted;
       const abortedAt = performance.now();
       controller.abort();
+      events.push('abort returned');
       const outcome = await aborted;
       const rejectedMs = performance.now() - abortedAt;
       const behind = await queued;
-      const next = await time(bridge.run(short));
+      const queuedMs = performance.now() - abortedAt;
+      const next = await bridge.run(short);
+      events.push('next answered');
       return {
-        fullMs: full.ms,
-        fullRows: full.value[0].length,
+        events,
         outcome,
         rejectedMs,
-        queuedAnswered: behind.results[0].outputs.length,
-        queuedMs: behind.at - abortedAt,
-        nextMs: next.ms,
-        nextOutputs: next.value[0].outputs.length,
-        places: [...new Set(log.map((entry) => `${entry.fns}: ${entry.where}`))],
+        queuedMs,
+        queuedAnswered: behind[0].outputs.length,
+        nextOutputs: next[0].outputs.length,
+        places: [...new Set(log.map((entry) => `${entry.fns}: ${entry.where}`))].sort(),
       };
     },
-    { long: LONG, short: SHORT },
+    { long: LONG, short: SHORT, warm: WARM },
   );
-  t.diagnostic(`long ${Math.round(result.fullMs)} ms; after the abort: rejected in ${result.rejectedMs.toFixed(1)} ms, queued answered in ${Math.round(result.queuedMs)} ms, next in ${Math.round(result.nextMs)} ms`);
+  t.diagnostic(`after the abort: rejected in ${result.rejectedMs.toFixed(1)} ms, queued answered in ${Math.round(result.queuedMs)} ms`);
   assert.deepEqual(result.places, ['attention: worker', 'biasVarianceSweep: worker']);
-  assert.equal(result.fullRows, 3);
-  assert.ok(result.fullMs > 500, `the long request took ${result.fullMs} ms: too short to show anything`);
   assert.equal(result.outcome, 'AbortError: the computation was cancelled');
-  // Rejected in the abort's own task, not when the computation would have ended.
-  assert.ok(result.rejectedMs < result.fullMs / 4, JSON.stringify(result));
-  // The queued request and the next one: answered by a new worker (its start and the modules'
-  // instantiation take a second or so on a busy machine), not after the long computation.
+  assert.deepEqual(result.events, ['worker closed', 'abort returned', 'long rejected', 'queued answered', 'next answered']);
   assert.equal(result.queuedAnswered, 1000);
-  assert.ok(result.queuedMs < result.fullMs / 2, JSON.stringify(result));
   assert.equal(result.nextOutputs, 1000);
-  assert.ok(result.nextMs < result.fullMs / 4, JSON.stringify(result));
   // Two workers: the first, closed by the abort, and its replacement.
   assert.equal(workers.length, 2);
   await workers[0];
