@@ -324,6 +324,10 @@ export interface KernelLensLabModule {
     bandwidth: number,
     kernel?: KernelName,
   ): SmootherAudit;
+  /// How often a band curve ± width·sd holds the truth (all four (m), sd ≥ 0, width > 0): per
+  /// query the chance for a fresh Gaussian-noise sample, P = Φ(width − |bias|/sd) − Φ(−width −
+  /// |bias|/sd), their mean, and the share of queries where this curve's band holds it.
+  bandCoverage(curve: Numbers, truth: Numbers, bias: Numbers, sd: Numbers, width: number): BandCoverage;
   bandwidthSelection(config?: Partial<ChapterConfig>): BandwidthSelection;
   standardizeExercise(config?: Partial<StandardizeConfig>): StandardizeExercise;
   /// The bandwidth with the smallest risk on a grid: bandwidths and risks are (B).
@@ -347,6 +351,15 @@ export interface SmootherAudit {
   nadarayaWatson: SmootherErrors;
   localLinear: SmootherErrors;
   fallbackRows: number[];
+}
+
+export interface BandCoverage {
+  /// The share of the queries where |curve − truth| ≤ width·sd.
+  observed: number;
+  /// The mean of `probability`.
+  expected: number;
+  /// Per query, the chance that a fresh sample's band holds the truth (m).
+  probability: Float64Array;
 }
 
 export interface LooRiskGradient {

@@ -175,4 +175,44 @@ SmootherAudit smoother_audit(const MatrixRef& queries, const MatrixRef& keys, co
   return audit;
 }
 
+BandCoverage band_coverage(const VectorRef& curve, const VectorRef& truth, const VectorRef& bias, const VectorRef& sd,
+                           double width) {
+  if (curve.size() == 0) throw std::invalid_argument("curve must have at least one query");
+  check_rows(static_cast<std::size_t>(curve.size()), "curve");
+  const std::pair<const VectorRef*, const char*> others[] = {{&truth, "truth"}, {&bias, "bias"}, {&sd, "sd"}};
+  for (const auto& [vector, name] : others)
+    if (vector->size() != curve.size())
+      throw std::invalid_argument(std::string(name) + " has " + std::to_string(vector->size()) + " numbers for " +
+                                  std::to_string(curve.size()) + " queries in curve; expected one per query");
+  check_finite(curve, "curve");
+  check_finite(truth, "truth");
+  check_finite(bias, "bias");
+  check_finite(sd, "sd");
+  for (Eigen::Index r = 0; r < sd.size(); ++r)
+    if (sd(r) < 0.0)
+      throw std::invalid_argument("sd[" + std::to_string(r) + "] must be >= 0, got " + format_number(sd(r)));
+  if (!(width > 0.0 && std::isfinite(width)))
+    throw std::invalid_argument("width must be positive and finite, got " + format_number(width));
+  const Eigen::Index m = curve.size();
+  BandCoverage coverage{0.0, 0.0, Vector(m)};
+  Eigen::Index inside = 0;
+  const double root_half = std::sqrt(0.5);
+  for (Eigen::Index r = 0; r < m; ++r) {
+    if (std::abs(curve(r) - truth(r)) <= width * sd(r)) ++inside;
+    // P is even in the bias: with z = |bias| / sd both erfc arguments are at least -width/sqrt 2,
+    // so the difference never cancels two numbers near 2. Without noise the band is the curve.
+    const double spread = sd(r);
+    const double offset = std::abs(bias(r));
+    if (spread > 0.0) {
+      const double z = offset / spread;
+      coverage.probability(r) = 0.5 * (std::erfc((z - width) * root_half) - std::erfc((z + width) * root_half));
+    } else {
+      coverage.probability(r) = offset == 0.0 ? 1.0 : 0.0;
+    }
+  }
+  coverage.observed = static_cast<double>(inside) / static_cast<double>(m);
+  coverage.expected = coverage.probability.mean();
+  return coverage;
+}
+
 }  // namespace kernel_lens

@@ -106,3 +106,34 @@ TEST_CASE("smoother_audit: each smoother's exact bias and standard deviation fro
   CHECK_THROWS_WITH(smoother_audit(queries, keys, truth_at_keys, truth_at_queries, -1.0, h),
                     Catch::Contains("noise must be a finite standard deviation"));
 }
+
+TEST_CASE("band_coverage: the chance a Gaussian band holds the truth, and one curve's share", "[local_linear]") {
+  // Expected values from Python: 0.5 * (erfc((|z| - w) / sqrt 2) - erfc((|z| + w) / sqrt 2)).
+  Vector truth = Vector::Zero(6);
+  Vector sd(6);
+  sd << 0.5, 0.5, 0.5, 0.5, 0.0, 0.0;
+  Vector bias(6);
+  bias << 0.0, 0.5, -1.5, 20.0, 0.0, 0.1;  // z = 0, 1, -3, 40; sd = 0 unbiased and biased
+  Vector curve(6);
+  curve << 0.9, -1.1, 0.2, 1.0, 0.0, 0.1;  // inside, outside, inside, inside (at the edge), inside, outside
+  const auto coverage = band_coverage(curve, truth, bias, sd, 2.0);
+  CHECK(coverage.probability(0) == Approx(0.9544997361036416).epsilon(1e-15));
+  CHECK(coverage.probability(1) == Approx(0.8399948480369128).epsilon(1e-14));
+  CHECK(coverage.probability(2) == Approx(0.1586549672798852).epsilon(1e-14));
+  CHECK(coverage.probability(3) < 1e-300);
+  CHECK(coverage.probability(4) == 1.0);
+  CHECK(coverage.probability(5) == 0.0);
+  CHECK(coverage.observed == Approx(4.0 / 6.0).epsilon(1e-15));
+  CHECK(coverage.expected == Approx(coverage.probability.mean()).epsilon(1e-15));
+  // One sd either side: erf(1 / sqrt 2).
+  CHECK(band_coverage(curve.head(1), truth.head(1), bias.head(1), sd.head(1), 1.0).probability(0) ==
+        Approx(0.6826894921370859).epsilon(1e-15));
+
+  CHECK_THROWS_WITH(band_coverage(curve, truth.head(5), bias, sd, 2.0), Catch::Contains("truth has 5 numbers for 6 queries"));
+  CHECK_THROWS_WITH(band_coverage(curve, truth, bias, -sd.array() - 1.0, 2.0), Catch::Contains("sd[0] must be >= 0, got -1.5"));
+  CHECK_THROWS_WITH(band_coverage(curve, truth, bias, sd, 0.0), Catch::Contains("width must be positive and finite, got 0"));
+  Vector bad = curve;
+  bad(2) = std::nan("");
+  CHECK_THROWS_WITH(band_coverage(bad, truth, bias, sd, 2.0), Catch::Contains("curve[2] must be finite"));
+  CHECK_THROWS_WITH(band_coverage(Vector(0), Vector(0), Vector(0), Vector(0), 2.0), Catch::Contains("at least one query"));
+}

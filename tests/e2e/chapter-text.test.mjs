@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { openSite, screenshot } from './harness.mjs';
+import { loadKernelLens } from '../wasm/load.mjs';
 import { CHAPTER_PATH } from '../../scripts/chapter-spec.mjs';
 
 /// The chapter's file (scripts/chapter-spec.mjs: $KERNEL_LENS_CHAPTER, the edition's file beside
@@ -206,6 +207,10 @@ test('everything the page adds is marked as the edition\'s, with an accessible n
       .map((element) => element.id || element.className || element.tagName),
   );
   assert.deepEqual(unnamed, [], 'edition additions without a visible badge and an accessible name');
+  // The edition's notes quote the laboratory's settings from the core too (the band's σ).
+  const kl = await loadKernelLens();
+  const sigma = await page.evaluate(() => document.querySelector('[data-kl-value*="lab.noise"][data-kl-filled] annotation')?.textContent ?? null);
+  assert.equal(sigma, `\\sigma=${kl.chapterConfig().noise}`);
   assert.deepEqual(errors, []);
 });
 

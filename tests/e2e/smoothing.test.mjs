@@ -113,7 +113,20 @@ test('the ±2 sd band: its table rows are the core\'s exact sd at the laboratory
   const dense = kl.linspace(-3, 3, 601);
   const audit = kl.smootherAudit(dense, data.keys, 1, data.truthAtKeys, kl.truth(dense), kl.chapterConfig().noise, 0.18);
   const sd = [100, 200, 300, 400, 500].map((i) => minus(audit.nadarayaWatson.sd[i].toFixed(4)));
+  // How often the band holds the truth: this sample's share counted here, a fresh sample's chance
+  // from the core's bandCoverage (checked against the laboratory's worlds in tests/wasm).
+  const curve = kl.attention(dense, data.keys, data.observedValues, 1, 1, 0.18).outputs;
+  const truth = kl.truth(dense);
+  let inside = 0;
+  curve.forEach((y, r) => {
+    if (Math.abs(y - truth[r]) <= 2 * audit.nadarayaWatson.sd[r]) inside += 1;
+  });
+  const coverage = kl.bandCoverage(curve, truth, audit.nadarayaWatson.bias, audit.nadarayaWatson.sd, 2);
+  assert.equal(coverage.observed, inside / dense.length);
+  const percent = (x) => `${(100 * x).toFixed(1)} %`;
   const { page, errors } = await site.newPage(embedPath('smoothing', { bandwidths: '0.18', band: 'true' }));
+  const note = await waitForText(page.getByTestId('coverage'), /h = 0\.18: \d/);
+  assert.equal(note, `Truth inside the ±2 sd band at the 601 queries, this sample (a fresh sample's expected share): h = 0.18: ${percent(inside / dense.length)} (${percent(coverage.expected)}).`);
   const sdRow = page.locator('.kl-table tbody tr', { hasText: 'sd, h = 0.18' });
   await page.waitForFunction(() => [...document.querySelectorAll('.kl-table tbody tr')].some((row) => row.cells[0]?.textContent === 'sd, h = 0.18' && !row.textContent.includes('…')), null, { timeout: 20000 });
   assert.deepEqual(await sdRow.locator('td').allTextContents(), sd);
@@ -121,6 +134,7 @@ test('the ±2 sd band: its table rows are the core\'s exact sd at the laboratory
   assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
   await toggle.click();
   assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+  assert.equal(await page.getByTestId('coverage').isHidden(), true);
   await waitForCurves(page, 1);
   await page.waitForFunction(() => !/band=/.test(location.search), null, { timeout: 5000 });
   await toggle.click();

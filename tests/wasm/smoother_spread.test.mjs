@@ -85,3 +85,45 @@ test('the mean of sd² over the queries is exactRisk\'s variance (no sampling on
     assert.ok(Math.abs(meanSquare / row.variance - 1) < 1e-10, `h = ${row.bandwidth}: ${meanSquare} vs ${row.variance}`);
   }
 });
+
+// bandCoverage's chance that a fresh sample's ±2 sd band holds the truth, against the laboratory's
+// 1,000 worlds: the share of (world, query) pairs whose band holds it. With 1,000 worlds that
+// share has a standard error of at most 0.5/sqrt(1000) = 0.016 (less: the queries average); 0.03
+// is allowed. Each world's `observed` share is checked against a count made here.
+for (const h of [0.05, 0.18, 0.65]) {
+  test(`h = ${h}: bandCoverage's expected share is how often the worlds' bands hold the truth`, () => {
+    const audit = kl.smootherAudit(data.queries, data.keys, 1, data.truthAtKeys, data.truthAtQueries, config.noise, h);
+    const { bias, sd } = audit.nadarayaWatson;
+    const weights = kl.attention(data.queries, data.keys, data.observedValues, 1, 1, h).weights;
+    const n = config.keys;
+    const m = data.queries.length;
+    assert.ok(m > 0 && config.worlds > 0);
+    let held = 0;
+    let expected = Number.NaN;
+    const curve = new Float64Array(m);
+    for (let w = 0; w < config.worlds; w += 1) {
+      let inside = 0;
+      for (let r = 0; r < m; r += 1) {
+        let prediction = 0;
+        for (let i = 0; i < n; i += 1) prediction += weights[r * n + i] * responses[w * n + i];
+        curve[r] = prediction;
+        if (Math.abs(prediction - data.truthAtQueries[r]) <= 2 * sd[r]) inside += 1;
+      }
+      const coverage = kl.bandCoverage(curve, data.truthAtQueries, bias, sd, 2);
+      assert.equal(coverage.observed, inside / m, `world ${w}`);
+      held += inside;
+      expected = coverage.expected;
+      assert.equal(coverage.expected, mean(Array.from(coverage.probability)));
+    }
+    const share = held / (config.worlds * m);
+    assert.ok(Math.abs(share - expected) < 0.03, `h = ${h}: the worlds' share ${share}, bandCoverage ${expected}`);
+  });
+}
+
+test('bandCoverage refuses what is not a band', () => {
+  assert.throws(() => kl.bandCoverage([0, 1], [0], [0, 0], [1, 1], 2), /truth has 1 numbers for 2 queries/);
+  assert.throws(() => kl.bandCoverage([0], [0], [0], [-1], 2), /sd\[0\] must be >= 0/);
+  assert.throws(() => kl.bandCoverage([0], [0], [0], [1], Number.NaN), /width must be positive and finite, got NaN/);
+  assert.throws(() => kl.bandCoverage([], [], [], [], 2), /at least one query/);
+  assert.throws(() => kl.bandCoverage([0], [Number.POSITIVE_INFINITY], [0], [1], 2), /truth\[0\] must be finite/);
+});

@@ -1,6 +1,7 @@
 // JavaScript surface of local linear regression (beyond the chapter): localLinear(queries, keys,
 // values, d, h, kernel?) -> { weights (m·n), outputs (m·p), fallbackRows }, and smootherAudit, both
-// smoothers' exact bias and standard deviation on a fixed design.
+// smoothers' exact bias and standard deviation on a fixed design, and bandCoverage, how often a
+// band curve ± width·sd holds the truth.
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,18 @@ val smoother_audit_js(const val& queries, const val& keys, const val& d, const v
   return out;
 }
 
+val band_coverage_js(const val& curve, const val& truth, const val& bias, const val& sd, const val& width) {
+  const auto coverage = band_coverage(to_eigen_vector(curve, "curve", Limits::max_rows),
+                                      to_eigen_vector(truth, "truth", Limits::max_rows),
+                                      to_eigen_vector(bias, "bias", Limits::max_rows),
+                                      to_eigen_vector(sd, "sd", Limits::max_rows), to_number(width, "width"));
+  val out = val::object();
+  out.set("observed", coverage.observed);
+  out.set("expected", coverage.expected);
+  set_array(out, "probability", coverage.probability);
+  return out;
+}
+
 }  // namespace
 }  // namespace kernel_lens::wasm
 
@@ -67,4 +80,5 @@ EMSCRIPTEN_BINDINGS(kernel_lens_local_linear) {
   kernel_lens::wasm::bind_function<kernel_lens::wasm::local_linear_js>("localLinear", "queries keys values d bandwidth kernel?");
   kernel_lens::wasm::bind_function<kernel_lens::wasm::smoother_audit_js>(
       "smootherAudit", "queries keys d truthAtKeys truthAtQueries noise bandwidth kernel?");
+  kernel_lens::wasm::bind_function<kernel_lens::wasm::band_coverage_js>("bandCoverage", "curve truth bias sd width");
 }

@@ -56,6 +56,24 @@ SmootherAudit smoother_audit(const MatrixRef& queries, const MatrixRef& keys, co
                              const VectorRef& truth_at_queries, double noise, double bandwidth,
                              Kernel kernel = Kernel::Gaussian);
 
+/// How often a band curve_r +- width sd_r holds the truth. With Gaussian noise a fixed-design
+/// smoother's prediction is exactly Gaussian, f^(q_r) ~ N(f(q_r) + bias_r, sd_r^2), so the chance
+/// that a fresh sample's band holds the truth at q_r is
+/// P_r = Phi(width - |bias_r| / sd_r) - Phi(-width - |bias_r| / sd_r)
+/// (erf(width / sqrt 2) = 0.9545 at width 2 when unbiased; 1 or 0 when sd_r = 0, as bias_r is or
+/// is not 0). `observed` is what one sample's curve does: the share of queries with
+/// |curve_r - truth_r| <= width sd_r.
+struct BandCoverage {
+  double observed;       ///< share of the queries whose band holds the truth, for `curve`
+  double expected;       ///< the mean of `probability` over the queries
+  Vector probability;    ///< P_r per query
+};
+
+/// curve, truth, bias and sd: one entry per query (at least one, at most Limits::max_rows), all
+/// finite, sd >= 0; width positive and finite.
+BandCoverage band_coverage(const VectorRef& curve, const VectorRef& truth, const VectorRef& bias, const VectorRef& sd,
+                           double width);
+
 /// The reciprocal condition number below which a row falls back to the NW weights.
 inline constexpr double local_linear_rcond = 1e-10;
 /// The largest feature dimension local_linear accepts.

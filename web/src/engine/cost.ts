@@ -248,6 +248,7 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
     return { ns: 2 * pairs(m + n, n, 2), out: 0 };
   },
   gridMinimum: (a) => ({ ns: a.length(0) * 5, out: 0 }),
+  bandCoverage: (a) => ({ ns: a.length(0) * 60, out: a.length(0) }),
 };
 
 function scores(m: number, n: number, d: number): Estimate {

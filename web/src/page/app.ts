@@ -325,6 +325,7 @@ export async function showPage(): Promise<void> {
         prose = document.createElement(figure ? 'aside' : 'div');
         prose.className = 'kl-prose';
         prose.innerHTML = widget.prose;
+        showLiveValues(prose);
         if (figure) markEdition(prose, `notes on ${figure}`);
         if (urgent) {
           mount(true);

@@ -8,6 +8,11 @@ export function fixed(x: number, digits: number): string {
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text.replace('-', '−');
 }
 
+/// A share (0 to 1) as a percentage with one decimal: percent(0.3128) → "31.3 %".
+export function percent(share: number, digits = 1): string {
+  return `${fixed(share * 100, digits)} %`;
+}
+
 /// A blank as wide as `sample` in tabular figures (each digit a figure space, a point a
 /// punctuation space; a space stays a space, any other character is taken as a digit's width): a
 /// table cell or read-out holds it while its number is computed, so the number arriving moves

@@ -4,8 +4,8 @@
 /// changes); with `data-kl-math` the text is a formula typeset by KaTeX (`data-kl-math="display"`:
 /// a displayed one). A filled span carries `data-kl-filled`.
 ///
-/// Who computes what: the opening's three-pair lookup and section 12.1's OLS weights are asked of
-/// the core here, at the chapter's settings; the audit's numbers (section 12.4, Figure 12.3, the
+/// Who computes what: the opening's three-pair lookup, section 12.1's OLS weights and the
+/// laboratory's settings (`lab.noise`) are asked of the core here, at the chapter's settings; the audit's numbers (section 12.4, Figure 12.3, the
 /// summary) come from the same sweep the audit figure runs, at the chapter's settings at first and
 /// then from the audit on screen each time it finishes (`publishAudit`).
 import { call, sharedBridge, type RiskRow } from '../../engine';
@@ -101,6 +101,11 @@ const providers: Record<string, () => Promise<void>> = {
       ...Object.fromEntries(Array.from(ols.weights, (w, i) => [`ols.w${i + 1}`, tex(w, 2)])),
       'ols.witness': tex(ols.predictions[0] ?? NaN, 2),
     });
+  },
+  async lab() {
+    const [config] = await sharedBridge().run([call('chapterConfig')] as const);
+    // The setting as the laboratory holds it (shortest form that reads back the same).
+    publishValues({ 'lab.noise': String(config.noise).replace('-', '−') });
   },
   async audit() {
     const [rows] = await sharedBridge().run([call('biasVarianceSweep')] as const);

@@ -1,10 +1,11 @@
 /// Figure 12.2, live: the truth curve, the chapter's one noisy sample (the laboratory data) and
 /// Nadaraya–Watson prediction curves over 601 dense queries for the bandwidths the reader picks,
-/// optionally each with its exact pointwise ±2 standard-deviation band at the laboratory's noise.
+/// optionally each with its exact pointwise ±2 standard-deviation band at the laboratory's noise
+/// and how often that band holds the truth (this sample, and a fresh one's chance).
 import { chartCanvas, scheduleFrame, setDatasets } from '../../charts';
 import { button, controlRow, dataTable, slider } from '../../ui/controls';
-import { fixed, significant } from '../../ui/format';
-import { call, keeping } from '../../engine';
+import { fixed, percent, significant } from '../../ui/format';
+import { call, keeping, type BandCoverage } from '../../engine';
 import { defineWidget } from '../../ui/host/widget';
 import { setText } from '../../ui/readout';
 import { loadChapterSample, type ChapterSample } from '../shared/chapter-sample';
@@ -16,6 +17,8 @@ const DENSE = { start: -3, stop: 3, count: 601 } as const;
 const MAX_CURVES = 6;
 /// Dense indices whose predictions the text table lists (q = −2, −1, 0, 1, 2 on the 0.01 grid).
 const TABLE_INDICES = [100, 200, 300, 400, 500] as const;
+/// The band's half-width in standard deviations.
+const BAND_SDS = 2;
 
 const params = {
   bandwidths: {
@@ -36,14 +39,23 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
   /// The laboratory's noise σ, fetched the first time the band is shown.
   let noise: number | null = null;
   const curves: (Float64Array | null)[] = [];
-  /// Each curve's exact pointwise standard deviation (while the band is shown).
+  /// Each curve's exact pointwise standard deviation and bias (while the band is shown), and how
+  /// often its band holds the truth.
   const deviations: (Float64Array | null)[] = [];
+  const biases: (Float64Array | null)[] = [];
+  const coverages: (BandCoverage | null)[] = [];
   /// What each curve was last asked for: a curve is asked again only when its bandwidth changed,
   /// or when the band is shown and its sd is not yet asked for.
   let asked: ({ h: number; band: boolean } | undefined)[] = [];
   host.provideExport('predictions', () => lab, (current) => {
     const { bandwidths, band } = host.state;
-    const header = ['query', 'truth', ...bandwidths.map((h) => `prediction h=${h}`), ...(band ? bandwidths.map((h) => `sd h=${h}`) : [])];
+    const header = [
+      'query',
+      'truth',
+      ...bandwidths.map((h) => `prediction h=${h}`),
+      ...(band ? bandwidths.map((h) => `sd h=${h}`) : []),
+      ...(band ? bandwidths.map((h) => `chance truth in band h=${h}`) : []),
+    ];
     return [
       header,
       ...Array.from(current.dense, (q, j) => [
@@ -51,6 +63,7 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
         current.truth[j] ?? null,
         ...curves.map((curve) => curve?.[j] ?? null),
         ...(band ? bandwidths.map((_, i) => deviations[i]?.[j] ?? null) : []),
+        ...(band ? bandwidths.map((_, i) => coverages[i]?.probability[j] ?? null) : []),
       ]),
     ];
   });
@@ -72,11 +85,16 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
     renderBandButton();
     paint();
     renderTable();
+    renderCoverage();
   });
   // Header cells with text from the start (they are `th`s): the core's grid fills in each query.
   const table = dataTable('Predictions at selected queries', ['bandwidth', ...TABLE_INDICES.map(() => 'q = …')]);
+  const coverageNote = document.createElement('p');
+  coverageNote.className = 'kl-note';
+  coverageNote.dataset.testid = 'coverage';
+  coverageNote.hidden = true;
   const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
-  host.root.append(box, sliderRow, controlRow(addButton, bandButton), table.element);
+  host.root.append(box, coverageNote, sliderRow, controlRow(addButton, bandButton), table.element);
 
   function renderBandButton(): void {
     setText(bandButton, host.state.band ? 'Hide the ±2 sd bands' : 'Show the ±2 sd bands');
@@ -126,6 +144,20 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
     ]);
   }
 
+  /// Under the chart while the band is shown: per curve, the share of the dense queries where its
+  /// band holds the truth, and a fresh sample's expected share.
+  function renderCoverage(): void {
+    const { bandwidths, band } = host.state;
+    coverageNote.hidden = !band;
+    if (!band || !lab) return;
+    const parts = bandwidths.map((h, i) => {
+      const coverage = coverages[i];
+      const name = `h = ${significant(h, 3)}`;
+      return coverage ? `${name}: ${percent(coverage.observed)} (${percent(coverage.expected)})` : `${name}: …`;
+    });
+    setText(coverageNote, `Truth inside the ±${BAND_SDS} sd band at the ${lab.dense.length} queries, this sample (a fresh sample's expected share): ${parts.join('; ')}.`);
+  }
+
   /// The laboratory's noise, asked for once the band is first shown (the band's sd needs it).
   const noiseComputation = host.compute({
     key: 'noise',
@@ -160,8 +192,12 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
         if (host.state.bandwidths[i] !== state.bandwidths[i]) return;
         curves[i] = results[0].outputs;
         deviations[i] = results[1]?.nadarayaWatson.sd ?? null;
+        biases[i] = results[1]?.nadarayaWatson.bias ?? null;
+        coverages[i] = null;
         paint();
         renderTable();
+        renderCoverage();
+        coverageComputations[i]?.refresh();
       },
       refused() {
         asked[i] = undefined;
@@ -169,9 +205,29 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
     }),
   );
 
+  /// Slot i's coverage, once its curve and band are in: a second request, as it reads them.
+  const coverageComputations = Array.from({ length: MAX_CURVES }, (_, i) =>
+    host.compute({
+      key: `coverage-${i}`,
+      reads: ['bandwidths', 'band'],
+      ask(state) {
+        const [curve, sd, bias] = [curves[i], deviations[i], biases[i]];
+        if (!state.band || !lab || !curve || !sd || !bias || coverages[i]) return null;
+        return [call('bandCoverage', curve, lab.truth, bias, sd, BAND_SDS)] as const;
+      },
+      draw([coverage], state) {
+        if (host.state.bandwidths[i] !== state.bandwidths[i] || !host.state.band) return;
+        coverages[i] = coverage;
+        renderCoverage();
+      },
+    }),
+  );
+
   function setBandwidths(bandwidths: number[]): void {
     curves.length = bandwidths.length;
     deviations.length = bandwidths.length;
+    biases.length = bandwidths.length;
+    coverages.length = bandwidths.length;
     host.update({ bandwidths });
     buildSliders();
   }
@@ -198,6 +254,8 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
           if (host.state.bandwidths.length <= 1) return;
           curves.splice(i, 1);
           deviations.splice(i, 1);
+          biases.splice(i, 1);
+          coverages.splice(i, 1);
           // Every later curve moves up a slot: each slot asks for its new bandwidth.
           asked = [];
           setBandwidths(host.state.bandwidths.filter((_, j) => j !== i));
@@ -222,7 +280,10 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
     waiting();
     curves.length = host.state.bandwidths.length;
     deviations.length = host.state.bandwidths.length;
+    biases.length = host.state.bandwidths.length;
+    coverages.length = host.state.bandwidths.length;
     paint();
+    renderCoverage();
     noiseComputation.refresh();
     for (const curve of curveComputations) curve.refresh();
   }
