@@ -23,7 +23,7 @@ const params = {
   queries: { kind: 'integer', label: 'number of queries', default: 31, min: 2, max: MAX_SIZE },
   keys: { kind: 'integer', label: 'number of keys', default: 60, min: 2, max: MAX_SIZE },
   scale: { kind: 'enum', label: 'colour scale', default: 'linear', options: ['linear', 'log'] as const },
-  row: { kind: 'integer', label: 'highlighted query row', default: 15, min: 0, max: MAX_SIZE - 1 },
+  row: { kind: 'integer', label: 'index of the highlighted query (0: the first, q = −2.9)', default: 15, min: 0, max: MAX_SIZE - 1 },
 } as const;
 
 type MapState = StateOf<typeof params>;

@@ -1,4 +1,4 @@
-/// The pointer on the heat map picks the highlighted query row: pressing on a row or moving over
+/// The pointer on the heat map picks the highlighted query (its row): pressing on a row or moving over
 /// one selects it, as the row slider does.
 import type { Heatmap } from '../../charts/heatmap';
 import type { WidgetHost } from '../../ui/host/widget';
