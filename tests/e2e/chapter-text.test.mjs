@@ -214,6 +214,26 @@ test('everything the page adds is marked as the edition\'s, with an accessible n
   assert.deepEqual(errors, []);
 });
 
+test('each exercise\'s answer is one disclosure on screen, and printed whether open or not', async () => {
+  const { page, errors } = await fullPage();
+  // Exercises 1 and 2 are figures with a disclosure of their own for embeds: not a second one here.
+  assert.equal(await page.locator('#kl-exercises details.kl-check details.kl-reveal').count(), 0, 'a disclosure inside "Check your answer"');
+  assert.equal(await page.locator('#kl-exercises details.kl-check .kl-reveal--nested').count(), 2);
+  const answers = page.locator('#kl-exercises details.kl-check .kl-widget');
+  assert.equal(await answers.count(), 5);
+  await page.evaluate(() => {
+    for (const details of document.querySelectorAll('#kl-exercises details.kl-check')) details.open = false;
+  });
+  const shown = () => answers.evaluateAll((figures) => figures.map((figure) => figure.checkVisibility()));
+  assert.deepEqual(await shown(), [false, false, false, false, false]);
+  await page.emulateMedia({ media: 'print' });
+  assert.deepEqual(await shown(), [true, true, true, true, true], 'closed answers on paper');
+  await page.emulateMedia({ media: 'screen' });
+  await page.evaluate(() => document.documentElement.classList.add('kl-paper'));
+  assert.deepEqual(await shown(), [true, true, true, true, true], 'closed answers in the paper look');
+  assert.deepEqual(errors, []);
+});
+
 test('screenshots of the chapter text and Figure 12.3 at 1100 and 360 px', async () => {
   for (const width of [1100, 360]) {
     const { page } = await fullPage({ width, height: 900 });

@@ -43,7 +43,7 @@ export default defineWidget({ name: 'exercise-convexity', ...meta, params, prose
     csv: () => (last ? [['q', 'h', 'OLS prediction', 'OLS weight sum', 'NW prediction', 'NW weight sum'], [last.state.q, last.state.h, ...last.predictions]] : []),
   });
 
-  const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }));
+  const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }), host.root.closest('details') !== null);
   const proof = document.createElement('ol');
   proof.innerHTML = `
     <li><strong>Nonnegative.</strong> $\\alpha_i = \\kappa_h(\\vect{q},\\vect{k}_i)/\\sum_j\\kappa_h(\\vect{q},\\vect{k}_j)$

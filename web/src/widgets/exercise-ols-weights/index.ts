@@ -33,7 +33,7 @@ export default defineWidget({ name: 'exercise-ols-weights', ...meta, params, pro
     csv: () => (last ? [['q', 'OLS prediction', 'OLS weight sum'], [last.state.q, last.prediction, last.weightSum]] : []),
   });
 
-  const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }));
+  const answer = reveal('Check your answer', host.state.reveal, (open) => host.update({ reveal: open }), host.root.closest('details') !== null);
 
   const derivation = document.createElement('p');
   derivation.innerHTML = `With the intercept column, $\\widetilde{\\matr{X}}^\\top\\widetilde{\\matr{X}}=\\begin{pmatrix}5&0\\\\0&10\\end{pmatrix}$

@@ -11,20 +11,28 @@ export const EXERCISE_KEYS = [-2, -1, 0, 1, 2] as const;
 export const ONES = EXERCISE_KEYS.map(() => 1);
 
 export interface Reveal {
-  element: HTMLDetailsElement;
+  element: HTMLElement;
   body: HTMLDivElement;
 }
 
-/// `<details>` whose summary reads `summary`; `onToggle` reports each opening and closing.
-export function reveal(summary: string, open: boolean, onToggle: (open: boolean) => void): Reveal {
+/// `<details>` whose summary reads `summary`; `onToggle` reports each opening and closing. A figure
+/// that already sits behind a disclosure (the full page's exercises, each behind "Check your
+/// answer") gets its answer as it is, not a second disclosure inside the first (`nested`).
+export function reveal(summary: string, open: boolean, onToggle: (open: boolean) => void, nested = false): Reveal {
+  const body = document.createElement('div');
+  body.className = 'kl-reveal__body';
+  if (nested) {
+    const element = document.createElement('div');
+    element.className = 'kl-reveal kl-reveal--nested';
+    element.append(body);
+    return { element, body };
+  }
   const element = document.createElement('details');
   element.className = 'kl-reveal';
   element.open = open;
   const label = document.createElement('summary');
   label.className = 'kl-reveal__summary';
   setText(label, summary);
-  const body = document.createElement('div');
-  body.className = 'kl-reveal__body';
   element.append(label, body);
   element.addEventListener('toggle', () => onToggle(element.open));
   return { element, body };
