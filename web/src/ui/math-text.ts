@@ -135,8 +135,10 @@ export function nextTask(): Promise<void> {
 /// runs them about four times slower) so the page stays responsive; resolves when done. Until a
 /// formula is typeset (KaTeX and its stylesheet load on first use), its TeX is in a hidden
 /// placeholder that may wrap anywhere: no raw TeX on screen, and no unbreakable line of it wider
-/// than a phone.
-export async function typeset(root: HTMLElement): Promise<void> {
+/// than a phone. A figure's own few formulas, set while it mounts, pass `sliceMs: Infinity`: all
+/// of them before the browser paints (when prepareMath ran first), so no row changes height
+/// after the figure is first seen.
+export async function typeset(root: HTMLElement, { sliceMs = 8 }: { sliceMs?: number } = {}): Promise<void> {
   const pending: Array<{ target: HTMLElement; tex: string; display: boolean }> = [];
   for (const node of textNodesWithMath(root)) {
     const text = node.nodeValue ?? '';
@@ -170,7 +172,7 @@ export async function typeset(root: HTMLElement): Promise<void> {
   }
   let slice = performance.now();
   for (const { target, tex, display } of pending) {
-    if (performance.now() - slice > 8) {
+    if (performance.now() - slice > sliceMs) {
       await nextTask();
       slice = performance.now();
     }

@@ -167,8 +167,9 @@ export default defineWidget({ name: 'memory-bank', ...meta, params, prose, math:
   setText(outputText, pending('0.0000'));
   setText(tauText, pending('0.000'));
   setText(lookupLink, host.embedded ? 'open the lookup' : 'the lookup above');
-  // The table's TeX is the figure's own: the page typesets only the prose before it.
-  void typeset(host.root);
+  // The table's TeX is the figure's own: the page typesets only the prose before it. Set in one go,
+  // before the first paint: a row whose formula arrived a frame late would move the bank below it.
+  void typeset(host.root, { sliceMs: Number.POSITIVE_INFINITY });
 
   function select(row: BankState['row']): void {
     host.update({ row });
