@@ -287,5 +287,24 @@ test('the numbers section 12.4 quotes follow the audit on screen', async () => {
     { timeout: 60000 },
   ).catch(() => undefined);
   for (const [template, text] of Object.entries(expected)) assert.equal(await shown(template), text, template);
+  // Figure 12.3's right panel is the map at the h its caption names: the audit's, not 0.18.
+  assert.notEqual(best[0], '0.18');
+  await page.locator('#section-attention-map').scrollIntoViewIfNeeded();
+  const mapTitle = page.locator('#section-attention-map .kl-map__title');
+  await page.waitForFunction((h) => document.querySelector('#section-attention-map .kl-map__title')?.textContent === `Fixed attention matrix, h = ${h}`, best[0], { timeout: 30000 }).catch(() => undefined);
+  assert.equal(await mapTitle.textContent(), `Fixed attention matrix, h = ${best[0]}`);
+  assert.equal(await page.locator('#section-attention-map .kl-widget').count(), 1);
+  assert.deepEqual(errors, []);
+});
+
+test('Figure 12.3\'s map keeps an h the reader chose in the address', async () => {
+  const { page, errors } = await site.newPage('index.html?bias-variance.bandwidths=0.12,0.26,0.55&attention-map.h=0.4');
+  await page.waitForSelector('#kl-widgets:not([aria-busy])', { timeout: 30000 });
+  await page.emulateMedia({ media: 'print' });
+  await page.locator('#section-bias-variance [data-testid="grid-minimum"]').waitFor({ state: 'attached' });
+  await page.emulateMedia({ media: 'screen' });
+  // The audit on screen has finished (its h is in the caption) before the map is read.
+  await page.waitForFunction(() => /h=0\.(12|26|55)/.test(document.querySelector('#kl-figure-12-3-caption [data-kl-filled] annotation')?.textContent ?? ''), null, { timeout: 60000 });
+  assert.equal(await page.locator('#section-attention-map .kl-map__title').textContent(), 'Fixed attention matrix, h = 0.40');
   assert.deepEqual(errors, []);
 });

@@ -23,7 +23,8 @@ import {
   type EmbedCode,
 } from '../ui/share';
 import { onPrint, watchPrintLayout } from '../charts/print';
-import { parseState } from '../ui/state';
+import { parseState, serializeState, type StateOf } from '../ui/state';
+import { focusIndex, followAudit, restoreFocus } from './follow-audit';
 import type { ListingContext } from '../listings';
 
 const replaceAddress = (address: string): void => {
@@ -273,20 +274,48 @@ export async function showPage(): Promise<void> {
     let mounted = false;
     let prose: HTMLElement | undefined;
     /// The figure itself, in place of its placeholder; once.
-    const mountFigure = (widget: NonNullable<ReturnType<typeof loaded.get>>, placeholder: HTMLElement | null): void => {
+    const mountFigure = (
+      widget: NonNullable<ReturnType<typeof loaded.get>>,
+      placeholder: HTMLElement | null,
+      params = pageParams(name, search),
+    ): void => {
       if (placeholder) {
         figuresWaiting.delete(placeholder);
         figureObserver.unobserve(placeholder);
         placeholder.remove();
       }
-      const mounted = mountWidget(widget, place, pageParams(name, search), {
+      current = mountWidget(widget, place, withFollowed(params), {
         embedded: false,
         share: share(Object.keys(widget.params)),
         onStateChange: (state) => publish(name, state),
       });
-      publish(name, mounted.state);
+      publish(name, current.state);
       place.classList.remove('kl-section--waiting');
     };
+    /// The mounted figure, and a parameter value the page set (the audit's h it follows).
+    let current: ReturnType<typeof mountWidget> | null = null;
+    let followedValue: [string, number] | null = null;
+    const withFollowed = (params: URLSearchParams): URLSearchParams => {
+      if (followedValue) params.set(followedValue[0], String(followedValue[1]));
+      return params;
+    };
+    const followed = place.dataset.klFollowAudit;
+    if (followed) {
+      followAudit(followed, pageParams(name, search).has(followed), {
+        state: () => current?.state ?? null,
+        show(value) {
+          followedValue = [followed, value];
+          const widget = loaded.get(name);
+          if (!current || !widget) return;
+          // The figure again at its reader's state with the new value, focus where it was.
+          const params = serializeState(widget.params, current.state as StateOf<typeof widget.params>);
+          const focused = focusIndex(current.frame);
+          current.destroy();
+          mountFigure(widget, null, params);
+          if (current) restoreFocus(current.frame, focused);
+        },
+      });
+    }
     /// The prose (typeset or not yet), then the figure, at once (printing) or once its place
     /// nears the viewport; once.
     const mount = (urgent = false): void => {

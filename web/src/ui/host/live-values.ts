@@ -54,6 +54,18 @@ function fill(span: HTMLElement): void {
   });
 }
 
+/// The audit's grid minimum of the MSE as it last was, and who wants to hear of each new one.
+let auditBest: GridMinimum | null = null;
+const auditListeners = new Set<(best: GridMinimum) => void>();
+
+/// Calls `listener` with the audit's grid minimum now (when known) and each time it changes (the
+/// chapter's settings first, then every finished audit on screen); returns the unsubscriber.
+export function onAuditMinimum(listener: (best: GridMinimum) => void): () => void {
+  auditListeners.add(listener);
+  if (auditBest) listener(auditBest);
+  return () => auditListeners.delete(listener);
+}
+
 /// The audit's numbers the chapter quotes: its first and last rows, the smallest squared bias and
 /// the grid minimum of the MSE (both found by the core), each bandwidth with two decimals.
 export function publishAudit(rows: readonly RiskRow[], best: GridMinimum, leastBias: GridMinimum): void {
@@ -71,6 +83,9 @@ export function publishAudit(rows: readonly RiskRow[], best: GridMinimum, leastB
     'audit.best-h': tex(best.bandwidth, 2),
     'audit.best-mse': tex(best.risk, 4),
   });
+  if (auditBest?.bandwidth === best.bandwidth) return;
+  auditBest = best;
+  for (const listener of auditListeners) listener(best);
 }
 
 /// The grid minima of an audit's table: of the MSE and of the squared bias.
