@@ -296,6 +296,14 @@ export interface KernelLensLabModule {
   chapterConfig(): ChapterConfig;
   biasVarianceSweep(config?: Partial<ChapterConfig>): RiskRow[];
   exactRisk(config?: Partial<ChapterConfig>): RiskRow[];
+  /// The worlds behind one bandwidth's row of biasVarianceSweep (the same draws): the first
+  /// `curves` (0–200, at most the worlds) worlds' prediction curves, (curves·queries) row-major,
+  /// the mean curve over all worlds, and at query index `query` every world's prediction with its
+  /// exact mean and sd on the fixed design and the truth there.
+  auditWorlds(config: Partial<ChapterConfig> | undefined, bandwidth: number, curves: number, query: number): AuditWorlds;
+  /// Equal-width bins from the smallest value to the largest: edges (bins + 1), counts (bins);
+  /// 1 ≤ bins ≤ 1000, values finite, at least one.
+  histogram(values: Numbers, bins: number): Histogram;
   looCurve(keys: Numbers, values: Numbers, d: number, bandwidths: Numbers, kernel?: KernelName): Float64Array;
   /// One bandwidth's fit of keys (n, d) in one pass: each key's attention output over all keys
   /// (`fitted`), its prediction from the others (`heldOut`, NaN where a compact kernel leaves none)
@@ -351,6 +359,21 @@ export interface SmootherAudit {
   nadarayaWatson: SmootherErrors;
   localLinear: SmootherErrors;
   fallbackRows: number[];
+}
+
+export interface AuditWorlds {
+  curves: Float64Array;
+  meanCurve: Float64Array;
+  atQuery: Float64Array;
+  query: number;
+  truth: number;
+  exactMean: number;
+  exactSd: number;
+}
+
+export interface Histogram {
+  edges: Float64Array;
+  counts: Float64Array;
 }
 
 export interface BandCoverage {

@@ -271,6 +271,68 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
   return finite_rows(std::move(rows));
 }
 
+AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t curves, std::size_t query) {
+  config.check();
+  check_bandwidth(bandwidth);
+  if (curves > config.worlds || curves > audit_worlds_max_curves)
+    throw std::invalid_argument("curves must be at most " + std::to_string(std::min(config.worlds, audit_worlds_max_curves)) +
+                                " (the worlds drawn, at most " + std::to_string(audit_worlds_max_curves) + "), got " +
+                                std::to_string(curves));
+  if (query >= config.queries)
+    throw std::invalid_argument("query must be an index below the " + std::to_string(config.queries) + " queries, got " +
+                                std::to_string(query));
+  const auto keys = static_cast<double>(config.keys);
+  check_work(static_cast<double>(config.worlds) * keys + static_cast<double>(curves + 1) * static_cast<double>(config.queries) * keys,
+             "the audit's worlds", [&] {
+               return "worlds x keys + (curves + 1) x queries x keys = " + std::to_string(config.worlds) + " x " +
+                      std::to_string(config.keys) + " + " + std::to_string(curves + 1) + " x " + std::to_string(config.queries) +
+                      " x " + std::to_string(config.keys);
+             });
+  const ChapterDataset data = chapter_dataset(config);
+  /// Y = f(K) + E, drawn exactly as bias_variance_sweep draws it.
+  RowMatrix responses = NumpyRandom(config.monte_carlo_seed).normal(0.0, config.noise, config.worlds, config.keys);
+  responses.rowwise() += data.truth_at_keys.transpose();
+  const Eigen::MatrixXd weights =
+      grid_gaussian_weights(data.keys, data.queries, bandwidth, farthest_nearest_key(data.keys, data.queries));
+  AuditWorlds worlds;
+  const auto count = static_cast<Eigen::Index>(curves);
+  worlds.curves = responses.topRows(count) * weights.transpose();
+  worlds.mean_curve = weights * responses.colwise().mean().transpose();
+  const auto r = static_cast<Eigen::Index>(query);
+  const Vector row = weights.row(r).transpose();
+  worlds.at_query = responses * row;
+  worlds.query = data.queries(r);
+  worlds.truth = data.truth_at_queries(r);
+  worlds.exact_mean = row.dot(data.truth_at_keys);
+  worlds.exact_sd = config.noise * row.norm();
+  return worlds;
+}
+
+Histogram histogram(const VectorRef& values, std::size_t bins) {
+  if (values.size() == 0) throw std::invalid_argument("values must have at least one number");
+  check_finite(values, "values");
+  if (bins < 1 || bins > 1000) throw std::invalid_argument("bins must be from 1 to 1000, got " + std::to_string(bins));
+  double low = values.minCoeff();
+  double high = values.maxCoeff();
+  if (!(high > low)) {
+    low -= 0.5;
+    high += 0.5;
+  }
+  const auto n = static_cast<Eigen::Index>(bins);
+  Histogram result{Vector(n + 1), Vector::Zero(n)};
+  for (Eigen::Index b = 0; b <= n; ++b)
+    result.edges(b) = b == n ? high : low + (high - low) * static_cast<double>(b) / static_cast<double>(n);
+  for (const double value : values) {
+    // The bin whose [edge_b, edge_b+1) holds the value, found on the edges themselves (the
+    // computed position can round across one).
+    auto b = std::min<Eigen::Index>(n - 1, static_cast<Eigen::Index>((value - low) / (high - low) * static_cast<double>(n)));
+    while (b > 0 && value < result.edges(b)) --b;
+    while (b + 1 < n && value >= result.edges(b + 1)) ++b;
+    result.counts(b) += 1.0;
+  }
+  return result;
+}
+
 std::vector<RiskRow> exact_risk(const LabConfig& config) {
   config.check();
   check_work(static_cast<double>(config.bandwidths.size()) * static_cast<double>(config.queries) *

@@ -9,6 +9,7 @@
 #include "kernel_lens/laboratory.hpp"
 #include "kernel_lens/detail/exp_block.hpp"
 #include "kernel_lens/limits.hpp"
+#include "kernel_lens/numpy_random.hpp"
 #include "lab_fixture.hpp"
 
 using namespace kernel_lens;
@@ -282,4 +283,72 @@ TEST_CASE("the one-pass fit refuses what loo_curve refuses, with its own name", 
   // 40,000 keys: 1.6e9 pairs x (1 feature + 1 bandwidth), refused before it starts.
   const Vector many = Vector::LinSpaced(40000, 0.0, 1.0);
   REQUIRE_THROWS_WITH(loo_fit(as_rows(many), many, 0.5), Catch::Contains("the leave-one-out fit would take"));
+}
+
+TEST_CASE("audit_worlds: the sweep's own worlds, their curves and one query's spread", "[laboratory]") {
+  const LabConfig config;
+  const double h = 0.18;
+  const std::size_t query = 120;
+  const auto worlds = audit_worlds(config, h, 30, query);
+  const auto data = chapter_dataset(config);
+  REQUIRE(worlds.curves.rows() == 30);
+  REQUIRE(worlds.curves.cols() == static_cast<Eigen::Index>(config.queries));
+  REQUIRE(worlds.at_query.size() == static_cast<Eigen::Index>(config.worlds));
+  CHECK(worlds.query == data.queries(120));
+  CHECK(worlds.truth == data.truth_at_queries(120));
+  // The worlds are the sweep's: drawn here again as bias_variance_sweep draws them.
+  RowMatrix responses = NumpyRandom(config.monte_carlo_seed).normal(0.0, config.noise, config.worlds, config.keys);
+  responses.rowwise() += data.truth_at_keys.transpose();
+  const RowMatrix weights = attention_weights(as_rows(data.queries), as_rows(data.keys), h);
+  for (Eigen::Index w : {0, 7, 29}) {
+    const Vector curve = weights * responses.row(w).transpose();
+    for (Eigen::Index r = 0; r < curve.size(); r += 40) CHECK(worlds.curves(w, r) == Approx(curve(r)).margin(1e-13));
+    CHECK(worlds.at_query(w) == Approx(worlds.curves(w, 120)).margin(1e-13));
+  }
+  CHECK(worlds.at_query(999) == Approx(weights.row(120).dot(responses.row(999))).margin(1e-13));
+  CHECK(worlds.mean_curve(120) == Approx(worlds.at_query.mean()).margin(1e-13));
+  // The exact mean and sd on the fixed design, and the worlds' spread about them (1,000 draws:
+  // the sample sd within 10 % of the exact one, the mean within 4 standard errors).
+  CHECK(worlds.exact_mean == Approx(weights.row(120).dot(data.truth_at_keys)).margin(1e-14));
+  CHECK(worlds.exact_sd == Approx(config.noise * weights.row(120).norm()).epsilon(1e-13));
+  const double spread = std::sqrt((worlds.at_query.array() - worlds.at_query.mean()).square().mean());
+  CHECK(std::abs(spread / worlds.exact_sd - 1.0) < 0.1);
+  CHECK(std::abs(worlds.at_query.mean() - worlds.exact_mean) < 4.0 * worlds.exact_sd / std::sqrt(1000.0));
+
+  CHECK_THROWS_WITH(audit_worlds(config, h, 201, query), Catch::Contains("curves must be at most 200"));
+  LabConfig few = config;
+  few.worlds = 10;
+  CHECK_THROWS_WITH(audit_worlds(few, h, 11, query), Catch::Contains("curves must be at most 10"));
+  CHECK_THROWS_WITH(audit_worlds(config, h, 30, 241), Catch::Contains("query must be an index below the 241 queries, got 241"));
+  CHECK_THROWS_WITH(audit_worlds(config, 0.0, 30, query), Catch::Contains("bandwidth must be positive"));
+}
+
+TEST_CASE("histogram: equal-width bins from the smallest value to the largest", "[laboratory]") {
+  Vector values(6);
+  values << 0.0, 0.1, 0.25, 0.5, 0.75, 1.0;
+  const auto h = histogram(values, 4);
+  REQUIRE(h.edges.size() == 5);
+  CHECK(h.edges(0) == 0.0);
+  CHECK(h.edges(2) == 0.5);
+  CHECK(h.edges(4) == 1.0);
+  // [0, .25): 0, 0.1; [.25, .5): 0.25; [.5, .75): 0.5; [.75, 1]: 0.75, 1.
+  CHECK(h.counts(0) == 2.0);
+  CHECK(h.counts(1) == 1.0);
+  CHECK(h.counts(2) == 1.0);
+  CHECK(h.counts(3) == 2.0);
+  const auto single = histogram(Vector::Constant(3, 2.0), 2);
+  CHECK(single.edges(0) == 1.5);
+  CHECK(single.edges(2) == 2.5);
+  CHECK(single.counts(1) == 3.0);
+  // Values a hair below an edge stay below it.
+  Vector close(3);
+  close << 0.0, std::nextafter(1.0 / 3.0, 0.0), 1.0;
+  const auto thirds = histogram(close, 3);
+  CHECK(thirds.counts(0) == (close(1) < thirds.edges(1) ? 2.0 : 1.0));
+  CHECK(thirds.counts.sum() == 3.0);
+  CHECK_THROWS_WITH(histogram(Vector(0), 3), Catch::Contains("at least one number"));
+  CHECK_THROWS_WITH(histogram(values, 0), Catch::Contains("bins must be from 1 to 1000, got 0"));
+  Vector bad = values;
+  bad(1) = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(histogram(bad, 3), Catch::Contains("values[1] must be finite"));
 }

@@ -48,6 +48,8 @@ const ACCEPTED = {
   localLinear: [Q, K, V, 1, 0.6],
   smootherAudit: [Q, K, 1, V, [2], 0.25, 0.6],
   bandCoverage: [[0.1, 0.2], [0, 0], [0.05, -0.05], [0.1, 0.1], 2],
+  auditWorlds: [{ bandwidths: [0.2] }, 0.18, 2, 0],
+  histogram: [[0.1, 0.2, 0.4], 3],
 };
 /// Parameters that take no list (a config, a view and `into` are read field by field below).
 const NOT_LISTS = new Set(['d', 'p', 'n', 'bandwidth', 'kernel', 'emptyRows', 'text', 'start', 'stop', 'count', 'temperature',

@@ -127,3 +127,36 @@ test('bandCoverage refuses what is not a band', () => {
   assert.throws(() => kl.bandCoverage([], [], [], [], 2), /at least one query/);
   assert.throws(() => kl.bandCoverage([0], [Number.POSITIVE_INFINITY], [0], [1], 2), /truth\[0\] must be finite/);
 });
+
+test('auditWorlds: the laboratory\'s worlds at one bandwidth, their curves and one query\'s spread; histogram bins them', () => {
+  const h = 0.18;
+  const query = 120;
+  const worlds = kl.auditWorlds(undefined, h, 5, query);
+  const weights = kl.attention(data.queries, data.keys, data.observedValues, 1, 1, h).weights;
+  const n = config.keys;
+  const m = data.queries.length;
+  assert.equal(worlds.curves.length, 5 * m);
+  assert.equal(worlds.atQuery.length, config.worlds);
+  const predict = (w, r) => {
+    let y = 0;
+    for (let i = 0; i < n; i += 1) y += weights[r * n + i] * responses[w * n + i];
+    return y;
+  };
+  for (const w of [0, 4]) for (const r of [0, 60, query, m - 1]) assert.ok(Math.abs(worlds.curves[w * m + r] - predict(w, r)) < 1e-13);
+  for (let w = 0; w < config.worlds; w += 1) assert.ok(Math.abs(worlds.atQuery[w] - predict(w, query)) < 1e-13, `world ${w}`);
+  assert.ok(Math.abs(worlds.meanCurve[query] - mean(Array.from(worlds.atQuery))) < 1e-13);
+  const audit = kl.smootherAudit(data.queries, data.keys, 1, data.truthAtKeys, data.truthAtQueries, config.noise, h);
+  assert.equal(worlds.query, data.queries[query]);
+  assert.equal(worlds.truth, data.truthAtQueries[query]);
+  assert.ok(Math.abs(worlds.exactMean - worlds.truth - audit.nadarayaWatson.bias[query]) < 1e-14);
+  assert.ok(Math.abs(worlds.exactSd / audit.nadarayaWatson.sd[query] - 1) < 1e-13);
+  const bins = kl.histogram(worlds.atQuery, 20);
+  assert.equal(bins.edges.length, 21);
+  assert.equal(bins.counts.reduce((s, c) => s + c, 0), config.worlds);
+  assert.equal(bins.edges[0], Math.min(...worlds.atQuery));
+  assert.equal(bins.edges[20], Math.max(...worlds.atQuery));
+  assert.throws(() => kl.auditWorlds(undefined, h, 201, 0), /curves is 201; the limit is 200/);
+  assert.throws(() => kl.auditWorlds({ worlds: 10 }, h, 11, 0), /curves must be at most 10/);
+  assert.throws(() => kl.auditWorlds(undefined, h, 5, 241), /query must be an index below the 241 queries/);
+  assert.throws(() => kl.histogram([], 3), /at least one number/);
+});

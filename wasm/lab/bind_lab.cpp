@@ -1,4 +1,4 @@
-// JavaScript surface of the laboratory: its config, the bias/variance audit, exact risk,
+// JavaScript surface of the laboratory: its config, the bias/variance audit and its worlds, exact risk,
 // leave-one-out (the curve, one fit, the risk's gradient in log h), and exercises 3 and 5. Configs are plain objects; missing fields take defaults.
 #include <string>
 #include <vector>
@@ -51,6 +51,29 @@ val risk_rows(const std::vector<RiskRow>& rows) {
 val bias_variance_sweep_js(const val& config) { return risk_rows(bias_variance_sweep(to_lab_config(config))); }
 
 val exact_risk_js(const val& config) { return risk_rows(exact_risk(to_lab_config(config))); }
+
+val audit_worlds_js(const val& config, const val& bandwidth, const val& curves, const val& query) {
+  const LabConfig lab = to_lab_config(config);
+  const auto worlds = audit_worlds(lab, to_number(bandwidth, "bandwidth"), to_count(curves, "curves", 0, audit_worlds_max_curves),
+                                   to_count(query, "query", 0, Limits::max_rows));
+  val out = val::object();
+  set_array(out, "curves", worlds.curves);
+  set_array(out, "meanCurve", worlds.mean_curve);
+  set_array(out, "atQuery", worlds.at_query);
+  set(out, "query", worlds.query);
+  set(out, "truth", worlds.truth);
+  set(out, "exactMean", worlds.exact_mean);
+  set(out, "exactSd", worlds.exact_sd);
+  return out;
+}
+
+val histogram_js(const val& values, const val& bins) {
+  const auto result = histogram(to_eigen_vector(values, "values", Limits::max_rows), to_count(bins, "bins", 1, 1000));
+  val out = val::object();
+  set_array(out, "edges", result.edges);
+  set_array(out, "counts", result.counts);
+  return out;
+}
 
 val loo_curve_js(const val& keys, const val& values, const val& d, const val& bandwidths, const val& kernel) {
   const std::size_t features = to_dimension(d, "d");
@@ -184,6 +207,8 @@ EMSCRIPTEN_BINDINGS(kernel_lens_lab) {
   bind_function<chapter_config_js>("chapterConfig", "");
   bind_function<bias_variance_sweep_js>("biasVarianceSweep", "config?");
   bind_function<exact_risk_js>("exactRisk", "config?");
+  bind_function<audit_worlds_js>("auditWorlds", "config bandwidth curves query");
+  bind_function<histogram_js>("histogram", "values bins");
   bind_function<loo_curve_js>("looCurve", "keys values d bandwidths kernel?");
   bind_function<loo_fit_js>("looFit", "keys values d bandwidth kernel?");
   bind_function<loo_risk_gradient_js>("looRiskGradient", "keys values d bandwidth");

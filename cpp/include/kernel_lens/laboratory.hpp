@@ -73,6 +73,34 @@ struct RiskRow {
 /// responses' ddof-0 covariance (keys x keys), computed once. One row per bandwidth, in order.
 std::vector<RiskRow> bias_variance_sweep(const LabConfig& config);
 
+/// The worlds behind one bandwidth's row of the audit, the same worlds bias_variance_sweep draws:
+/// the first `curves` worlds' prediction curves over the queries, the mean curve over all worlds
+/// (A ybar), and at query index `query` every world's prediction with that prediction's exact mean
+/// and standard deviation on the fixed design (w_r . f(K) and noise ||w_r||) and the truth there.
+struct AuditWorlds {
+  RowMatrix curves;   ///< (curves, queries)
+  Vector mean_curve;  ///< (queries)
+  Vector at_query;    ///< (worlds)
+  double query = 0.0;
+  double truth = 0.0;
+  double exact_mean = 0.0;
+  double exact_sd = 0.0;
+};
+/// The largest number of curves audit_worlds returns.
+inline constexpr std::size_t audit_worlds_max_curves = 200;
+/// config.check(), bandwidth positive and finite, curves <= min(worlds, audit_worlds_max_curves),
+/// query < queries, and worlds x keys + (curves + 1) x queries x keys within Limits::max_work.
+AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t curves, std::size_t query);
+
+/// Equal-width bins from the smallest to the largest value (one unit wide around a single value):
+/// edges (bins + 1) and counts (bins); a value on an inner edge counts in the bin above it, the
+/// largest in the last bin. values: at least one, all finite; 1 <= bins <= 1000.
+struct Histogram {
+  Vector edges;
+  Vector counts;
+};
+Histogram histogram(const VectorRef& values, std::size_t bins);
+
 /// Population decomposition of the same design, no sampling:
 /// bias2 = mean_r (w_r . f(K) - f(q_r))^2, variance = noise^2 mean_r ||w_r||^2.
 std::vector<RiskRow> exact_risk(const LabConfig& config);

@@ -249,6 +249,15 @@ const ESTIMATES: Record<string, (a: Args) => Estimate> = {
   },
   gridMinimum: (a) => ({ ns: a.length(0) * 5, out: 0 }),
   bandCoverage: (a) => ({ ns: a.length(0) * 60, out: a.length(0) }),
+  // The worlds' draws, then each curve (and the mean curve) over the queries.
+  auditWorlds: (a) => {
+    const worlds = a.field(0, 'worlds', LAB_DEFAULTS.worlds);
+    const n = a.field(0, 'keys', LAB_DEFAULTS.keys);
+    const m = a.field(0, 'queries', LAB_DEFAULTS.queries);
+    const curves = a.size(2);
+    return { ns: worlds * n * 30 + (curves + 1) * pairs(m, n, 1), out: curves * m };
+  },
+  histogram: (a) => ({ ns: a.length(0) * 10, out: a.size(1) }),
 };
 
 function scores(m: number, n: number, d: number): Estimate {

@@ -4,6 +4,7 @@
 export { Bridge, Channel, CoreError, isRefusal, sharedBridge } from './bridge';
 export { call, keeping, resultOf, type CoreCall, type CoreFunctionName, type CoreResults } from './protocol';
 export type {
+  AuditWorlds,
   BandCoverage,
   BandwidthSelection,
   ChapterConfig,
