@@ -298,8 +298,8 @@ export interface KernelLensLabModule {
   exactRisk(config?: Partial<ChapterConfig>): RiskRow[];
   /// The worlds behind one bandwidth's row of biasVarianceSweep (the same draws): the first
   /// `curves` (0–200, at most the worlds) worlds' prediction curves, (curves·queries) row-major,
-  /// the mean curve over all worlds, and at query index `query` every world's prediction with its
-  /// exact mean and sd on the fixed design and the truth there.
+  /// the mean curve over all worlds, and at the grid query nearest to `query` every world's
+  /// prediction with its exact mean and sd on the fixed design, that grid query and the truth there.
   auditWorlds(config: Partial<ChapterConfig> | undefined, bandwidth: number, curves: number, query: number): AuditWorlds;
   /// Equal-width bins from the smallest value to the largest: edges (bins + 1), counts (bins);
   /// 1 ≤ bins ≤ 1000, values finite, at least one.
@@ -366,6 +366,7 @@ export interface AuditWorlds {
   meanCurve: Float64Array;
   atQuery: Float64Array;
   query: number;
+  queryIndex: number;
   truth: number;
   exactMean: number;
   exactSd: number;

@@ -271,16 +271,14 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
   return finite_rows(std::move(rows));
 }
 
-AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t curves, std::size_t query) {
+AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t curves, double query) {
   config.check();
   check_bandwidth(bandwidth);
   if (curves > config.worlds || curves > audit_worlds_max_curves)
     throw std::invalid_argument("curves must be at most " + std::to_string(std::min(config.worlds, audit_worlds_max_curves)) +
                                 " (the worlds drawn, at most " + std::to_string(audit_worlds_max_curves) + "), got " +
                                 std::to_string(curves));
-  if (query >= config.queries)
-    throw std::invalid_argument("query must be an index below the " + std::to_string(config.queries) + " queries, got " +
-                                std::to_string(query));
+  if (!std::isfinite(query)) throw std::invalid_argument("query must be a finite number, got " + format_number(query));
   const auto keys = static_cast<double>(config.keys);
   check_work(static_cast<double>(config.worlds) * keys + static_cast<double>(curves + 1) * static_cast<double>(config.queries) * keys,
              "the audit's worlds", [&] {
@@ -298,10 +296,12 @@ AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t 
   const auto count = static_cast<Eigen::Index>(curves);
   worlds.curves = responses.topRows(count) * weights.transpose();
   worlds.mean_curve = weights * responses.colwise().mean().transpose();
-  const auto r = static_cast<Eigen::Index>(query);
+  Eigen::Index r = 0;
+  (data.queries.array() - query).abs().minCoeff(&r);
   const Vector row = weights.row(r).transpose();
   worlds.at_query = responses * row;
   worlds.query = data.queries(r);
+  worlds.query_index = static_cast<std::size_t>(r);
   worlds.truth = data.truth_at_queries(r);
   worlds.exact_mean = row.dot(data.truth_at_keys);
   worlds.exact_sd = config.noise * row.norm();

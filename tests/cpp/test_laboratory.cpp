@@ -288,9 +288,13 @@ TEST_CASE("the one-pass fit refuses what loo_curve refuses, with its own name", 
 TEST_CASE("audit_worlds: the sweep's own worlds, their curves and one query's spread", "[laboratory]") {
   const LabConfig config;
   const double h = 0.18;
-  const std::size_t query = 120;
-  const auto worlds = audit_worlds(config, h, 30, query);
   const auto data = chapter_dataset(config);
+  // The grid query nearest to q: index 120 of linspace(-2.9, 2.9, 241) is 0.
+  const double query = 0.01;
+  const auto worlds = audit_worlds(config, h, 30, query);
+  CHECK(worlds.query_index == 120);
+  CHECK(audit_worlds(config, h, 0, -10.0).query_index == 0);
+  CHECK(audit_worlds(config, h, 0, 10.0).query_index == 240);
   REQUIRE(worlds.curves.rows() == 30);
   REQUIRE(worlds.curves.cols() == static_cast<Eigen::Index>(config.queries));
   REQUIRE(worlds.at_query.size() == static_cast<Eigen::Index>(config.worlds));
@@ -319,7 +323,7 @@ TEST_CASE("audit_worlds: the sweep's own worlds, their curves and one query's sp
   LabConfig few = config;
   few.worlds = 10;
   CHECK_THROWS_WITH(audit_worlds(few, h, 11, query), Catch::Contains("curves must be at most 10"));
-  CHECK_THROWS_WITH(audit_worlds(config, h, 30, 241), Catch::Contains("query must be an index below the 241 queries, got 241"));
+  CHECK_THROWS_WITH(audit_worlds(config, h, 30, std::nan("")), Catch::Contains("query must be a finite number, got nan"));
   CHECK_THROWS_WITH(audit_worlds(config, 0.0, 30, query), Catch::Contains("bandwidth must be positive"));
 }
 

@@ -131,7 +131,8 @@ test('bandCoverage refuses what is not a band', () => {
 test('auditWorlds: the laboratory\'s worlds at one bandwidth, their curves and one query\'s spread; histogram bins them', () => {
   const h = 0.18;
   const query = 120;
-  const worlds = kl.auditWorlds(undefined, h, 5, query);
+  const worlds = kl.auditWorlds(undefined, h, 5, data.queries[query] + 1e-3);
+  assert.equal(worlds.queryIndex, query);
   const weights = kl.attention(data.queries, data.keys, data.observedValues, 1, 1, h).weights;
   const n = config.keys;
   const m = data.queries.length;
@@ -157,6 +158,6 @@ test('auditWorlds: the laboratory\'s worlds at one bandwidth, their curves and o
   assert.equal(bins.edges[20], Math.max(...worlds.atQuery));
   assert.throws(() => kl.auditWorlds(undefined, h, 201, 0), /curves is 201; the limit is 200/);
   assert.throws(() => kl.auditWorlds({ worlds: 10 }, h, 11, 0), /curves must be at most 10/);
-  assert.throws(() => kl.auditWorlds(undefined, h, 5, 241), /query must be an index below the 241 queries/);
+  assert.throws(() => kl.auditWorlds(undefined, h, 5, Number.NaN), /query must be a finite number/);
   assert.throws(() => kl.histogram([], 3), /at least one number/);
 });

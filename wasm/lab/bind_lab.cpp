@@ -55,12 +55,13 @@ val exact_risk_js(const val& config) { return risk_rows(exact_risk(to_lab_config
 val audit_worlds_js(const val& config, const val& bandwidth, const val& curves, const val& query) {
   const LabConfig lab = to_lab_config(config);
   const auto worlds = audit_worlds(lab, to_number(bandwidth, "bandwidth"), to_count(curves, "curves", 0, audit_worlds_max_curves),
-                                   to_count(query, "query", 0, Limits::max_rows));
+                                   to_number(query, "query"));
   val out = val::object();
   set_array(out, "curves", worlds.curves);
   set_array(out, "meanCurve", worlds.mean_curve);
   set_array(out, "atQuery", worlds.at_query);
   set(out, "query", worlds.query);
+  set(out, "queryIndex", static_cast<double>(worlds.query_index));
   set(out, "truth", worlds.truth);
   set(out, "exactMean", worlds.exact_mean);
   set(out, "exactSd", worlds.exact_sd);

@@ -75,13 +75,15 @@ std::vector<RiskRow> bias_variance_sweep(const LabConfig& config);
 
 /// The worlds behind one bandwidth's row of the audit, the same worlds bias_variance_sweep draws:
 /// the first `curves` worlds' prediction curves over the queries, the mean curve over all worlds
-/// (A ybar), and at query index `query` every world's prediction with that prediction's exact mean
-/// and standard deviation on the fixed design (w_r . f(K) and noise ||w_r||) and the truth there.
+/// (A ybar), and at the grid query nearest to `query` (the lower one on a tie) every world's
+/// prediction with that prediction's exact mean and standard deviation on the fixed design
+/// (w_r . f(K) and noise ||w_r||), the grid query itself and the truth there.
 struct AuditWorlds {
   RowMatrix curves;   ///< (curves, queries)
   Vector mean_curve;  ///< (queries)
   Vector at_query;    ///< (worlds)
-  double query = 0.0;
+  double query = 0.0;  ///< the grid query used
+  std::size_t query_index = 0;
   double truth = 0.0;
   double exact_mean = 0.0;
   double exact_sd = 0.0;
@@ -89,8 +91,8 @@ struct AuditWorlds {
 /// The largest number of curves audit_worlds returns.
 inline constexpr std::size_t audit_worlds_max_curves = 200;
 /// config.check(), bandwidth positive and finite, curves <= min(worlds, audit_worlds_max_curves),
-/// query < queries, and worlds x keys + (curves + 1) x queries x keys within Limits::max_work.
-AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t curves, std::size_t query);
+/// query finite, and worlds x keys + (curves + 1) x queries x keys within Limits::max_work.
+AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t curves, double query);
 
 /// Equal-width bins from the smallest to the largest value (one unit wide around a single value):
 /// edges (bins + 1) and counts (bins); a value on an inner edge counts in the bin above it, the
