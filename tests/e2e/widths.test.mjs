@@ -118,3 +118,27 @@ test('the full page shows each prose paragraph and display equation once', async
   assert.deepEqual(repeated, []);
   await page.context().close();
 });
+
+test('charts side by side at 1100 px: each pair on one row, each chart\'s "Show data" under it', async () => {
+  for (const widget of ['lookup', 'ols-vs-nw', 'bandwidth-selection']) {
+    const { page, errors } = await site.newPage(embedPath(widget), { viewport: { width: 1100, height: 900 } });
+    await figuresDrawn(page);
+    const boxes = await page.locator('.kl-charts .kl-chart').evaluateAll((charts) =>
+      charts.map((chart) => {
+        const box = chart.getBoundingClientRect();
+        const data = chart.parentElement?.querySelector(':scope > .kl-chart-data')?.getBoundingClientRect();
+        return { top: box.top, left: box.left, bottom: box.bottom, dataTop: data?.top ?? null, dataLeft: data?.left ?? null };
+      }),
+    );
+    assert.equal(boxes.length, 2, widget);
+    const [a, b] = boxes;
+    assert.equal(Math.round(a.top), Math.round(b.top), `${widget}: the two charts are not on one row`);
+    assert.ok(b.left > a.left, widget);
+    for (const chart of boxes) {
+      assert.ok(chart.dataTop !== null && chart.dataTop >= chart.bottom - 1, `${widget}: "Show data" is not under its chart`);
+      assert.equal(Math.round(chart.dataLeft), Math.round(chart.left), widget);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});

@@ -211,9 +211,20 @@ export function dataTable(anchor: Element, label: string, head: () => string[], 
     details.append(scroll);
   };
   details.addEventListener('toggle', fill);
-  // Placed once the anchor is in the figure (a chart is made before its box is placed).
+  // Placed once the anchor is in the figure (a chart is made before its box is placed). In a grid
+  // of charts side by side the chart and its disclosure share one cell: as two grid items the
+  // disclosure would take the column beside its chart and push the next chart to a new row.
   return () => {
-    if (!details.isConnected) anchor.after(details);
+    if (!details.isConnected) {
+      if (anchor.parentElement?.classList.contains('kl-charts')) {
+        const cell = document.createElement('div');
+        cell.className = 'kl-chart-cell';
+        anchor.replaceWith(cell);
+        cell.append(anchor, details);
+      } else {
+        anchor.after(details);
+      }
+    }
     if (details.open) fill();
   };
 }
