@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 import { CHAPTER_AUDIT_TABLE as CHAPTER_TABLE } from './chapter-numbers.mjs';
+import { loadKernelLens } from '../wasm/load.mjs';
 
 let site;
 before(async () => {
@@ -170,5 +171,34 @@ test('the audit is usable at 360 px in the dark theme', async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
   await screenshot(page, 'bias-variance-360-dark');
+  assert.deepEqual(errors, []);
+});
+
+test('the noisy worlds behind the table: curves and one query\'s spread, the core\'s numbers, shown on request', async () => {
+  const kl = await loadKernelLens();
+  const worlds = kl.auditWorlds(undefined, 0.18, 30, -1);
+  const four = (x) => x.toFixed(4).replace('-', '−');
+  const expected = `At h = 0.18 and q = ${worlds.query.toFixed(2).replace('-', '−')}: the truth f(q) = ${four(worlds.truth)}; over the 1,000 worlds the predictions average ${four(worlds.meanCurve[worlds.queryIndex])}; on the fixed design their exact mean is ${four(worlds.exactMean)} and their exact sd ${four(worlds.exactSd)}.`;
+  const { page, errors } = await site.newPage(embedPath('bias-variance', { q: '-1' }));
+  const toggle = page.getByRole('button', { name: 'Show the noisy worlds' });
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+  assert.equal(await page.getByTestId('worlds-summary').isVisible(), false);
+  await toggle.click();
+  assert.equal(await waitForText(page.getByTestId('worlds-summary'), /exact sd/, 60000), expected);
+  // The histogram's bins are the core's over all 1,000 worlds: its data table lists them.
+  const bins = kl.histogram(worlds.atQuery, 30);
+  const data = page.locator('.kl-audit-worlds .kl-chart-data').nth(1);
+  await page.waitForFunction(() => document.querySelectorAll('.kl-audit-worlds .kl-chart-data').length === 2);
+  // Open once the histogram is drawn (its series in the chart's description).
+  await page.waitForFunction(() => /1,000 worlds/.test(document.querySelectorAll('.kl-audit-worlds canvas')[1]?.getAttribute('aria-label') ?? ''), null, { timeout: 30000 });
+  await data.locator('summary').click();
+  const heights = await data.locator('tbody tr').evaluateAll((rows) =>
+    rows.filter((row) => row.cells[0]?.textContent === '1,000 worlds').map((row) => Number(row.cells[2]?.textContent?.replace('−', '-'))),
+  );
+  assert.equal(heights.length, 2 * bins.counts.length + 2);
+  assert.equal(Math.max(...heights), Math.max(...bins.counts));
+  assert.equal(bins.counts.reduce((sum, c) => sum + c, 0), 1000);
+  await page.getByRole('button', { name: 'Hide the noisy worlds' }).click();
+  assert.equal(await page.getByTestId('worlds-summary').isVisible(), false);
   assert.deepEqual(errors, []);
 });

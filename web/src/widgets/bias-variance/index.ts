@@ -1,9 +1,11 @@
 /// Figure 12.3 (left) and the section 12.4 table, live (section 12.4's numbers come from it): the fixed-design bias/variance audit over
 /// noisy worlds, run in the worker one bandwidth at a time (progress, cancel), with the exact
-/// population curves and a draggable bandwidth marker reading out both at the current h.
+/// population curves and a draggable bandwidth marker reading out both at the current h; on request,
+/// the noisy worlds themselves at the marker's h (worlds.ts).
 import { call, type RiskRow } from '../../engine';
 import { button, controlRow, slider } from '../../ui/controls';
 import { fixed, precise } from '../../ui/format';
+import { setText } from '../../ui/readout';
 import { defineWidget } from '../../ui/host/widget';
 import { bandwidthText, settingsFields } from '../shared/laboratory-fields';
 import { auditMinima, publishAudit } from '../../ui/host/live-values';
@@ -12,11 +14,15 @@ import { dragMarker } from './drag';
 import { CHAPTER_SETTINGS, labConfig, logPositions, params, plotRange, SETTINGS, settingsOf, yTop, type Settings } from './settings';
 import { auditTable, markerReadout } from './tables';
 import { AuditView, type AuditFrame } from './view';
+import { WorldsView, type WorldsFrame } from './worlds';
 import prose from './prose.html?raw';
 import meta from './meta';
 
 /// Points of the exact (population) curves across the plotted range of h.
 const EXACT_POINTS = 97;
+/// Worlds drawn as curves, and the histogram's bins.
+const WORLD_CURVES = 30;
+const WORLD_BINS = 30;
 
 const riskCsv = (rows: readonly RiskRow[]) => [
   ['h', 'tau', 'bias2', 'variance', 'MSE'],
@@ -137,11 +143,47 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
     return `At marker h = ${precise(measured.bandwidth, 3)}: measured ${parts(measured)}; exact ${parts(exact)}.`;
   });
 
+  // ---- the worlds behind the table ----
+  /// Made the first time the worlds are shown (its two charts are not in the figure before).
+  let worldsView: WorldsView | null = null;
+  let worldsFrame: WorldsFrame | null = null;
+  const lookButton = button('', () => {
+    host.update({ look: !host.state.look });
+    renderLook();
+  });
+  const querySlider = slider({
+    label: "query q of the worlds' histogram",
+    caption: 'histogram q',
+    spec: params.q,
+    value: host.state.q,
+    format: (q) => fixed(q, 2),
+    onInput: (q) => host.update({ q }),
+  });
+  const worldsBox = document.createElement('div');
+  worldsBox.append(controlRow(querySlider.element));
+  function renderLook(): void {
+    setText(lookButton, host.state.look ? 'Hide the noisy worlds' : 'Show the noisy worlds');
+    lookButton.setAttribute('aria-pressed', String(host.state.look));
+    worldsBox.hidden = !host.state.look;
+  }
+  function worldsPanel(): WorldsView {
+    if (!worldsView) {
+      worldsView = new WorldsView();
+      host.own(worldsView.curves);
+      host.own(worldsView.spread);
+      worldsBox.append(worldsView.element);
+    }
+    return worldsView;
+  }
+  renderLook();
+
   host.root.append(
     view.box,
     controlRow(marker.element),
     markerTable.heading,
     markerTable.element,
+    controlRow(lookButton),
+    worldsBox,
     audit.element,
     table.element,
     controlRow(worlds.element, noise.element, keySeed.element, worldSeed.element),
@@ -176,6 +218,35 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
     },
   });
 
-  host.onTheme((colors) => view.recolor(colors, frame));
+  /// The worlds at the marker's h: a few curves, the mean curve and one query's spread (then its
+  /// histogram, which reads them), while they are shown.
+  const histogram = host.compute({
+    key: 'worlds-histogram',
+    ask: () => (worldsFrame && !worldsFrame.histogram ? ([call('histogram', worldsFrame.worlds.atQuery, WORLD_BINS)] as const) : null),
+    draw([bins]) {
+      if (!worldsFrame) return;
+      worldsFrame = { ...worldsFrame, histogram: bins };
+      worldsPanel().draw(worldsFrame, host.colors);
+    },
+  });
+  host.compute({
+    key: 'worlds',
+    reads: [...SETTINGS, 'h', 'look', 'q'],
+    ask: (state) => {
+      if (!state.look) return null;
+      const config = labConfig(settingsOf(state), [state.h]);
+      return [call('auditWorlds', config, state.h, Math.min(WORLD_CURVES, state.worlds), state.q), call('chapterDataset', config)] as const;
+    },
+    draw([atMarker, dataset], state) {
+      worldsFrame = { h: state.h, queries: dataset.queries, truth: dataset.truthAtQueries, worlds: atMarker, histogram: null };
+      worldsPanel().draw(worldsFrame, host.colors);
+      histogram.refresh();
+    },
+  });
+
+  host.onTheme((colors) => {
+    view.recolor(colors, frame);
+    if (worldsFrame) worldsPanel().draw(worldsFrame, colors);
+  });
   audit.start();
 });

@@ -10,11 +10,13 @@ export const params = {
   monteCarloSeed: { kind: 'integer', label: 'world seed', default: 605014, min: 0, max: MAX_SEED },
   ...laboratoryParams,
   h: { kind: 'number', label: 'marker bandwidth h', default: 0.18, min: 0.01, max: 6, scale: 'log' },
+  look: { kind: 'boolean', label: 'noisy worlds shown', default: false },
+  q: { kind: 'number', label: 'query q of the worlds\' histogram', default: 0, min: -3, max: 3, scale: 'linear', step: 0.05 },
 } as const;
 
 export type AuditState = StateOf<typeof params>;
-/// Everything but the marker: what the audit's table depends on.
-export type Settings = Omit<AuditState, 'h'>;
+/// Everything but the marker and the look at the worlds: what the audit's table depends on.
+export type Settings = Omit<AuditState, 'h' | 'look' | 'q'>;
 
 /// The settings' keys (the exact curves read these, not the marker).
 export const SETTINGS = ['worlds', 'noise', 'keySeed', 'monteCarloSeed', 'bandwidths'] as const satisfies readonly (keyof Settings)[];
@@ -29,7 +31,7 @@ export const CHAPTER_SETTINGS: Settings = {
 };
 
 export function settingsOf(state: AuditState): Settings {
-  const { h: _marker, ...settings } = state;
+  const { h: _marker, look: _look, q: _query, ...settings } = state;
   return settings;
 }
 
