@@ -120,15 +120,12 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
     settingsChanged({ ...CHAPTER_SETTINGS, bandwidths: [...CHAPTER_SETTINGS.bandwidths] });
   });
 
+  /// A slider for one of the number parameters, named by its label.
+  const numberSlider = (key: 'h' | 'q', caption: string, format: (x: number) => string, onInput: (x: number) => void) =>
+    slider({ label: params[key].label, caption, spec: params[key], value: host.state[key], format, onInput });
+
   // ---- marker ----
-  const marker = slider({
-    label: 'marker bandwidth h',
-    caption: 'marker h',
-    spec: params.h,
-    value: host.state.h,
-    format: (h) => precise(h, 3),
-    onInput: (h) => moveMarker(h),
-  });
+  const marker = numberSlider('h', 'marker h', (h) => precise(h, 3), (h) => moveMarker(h));
   function moveMarker(h: number): void {
     host.update({ h });
     marker.set(h);
@@ -151,14 +148,7 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
     host.update({ look: !host.state.look });
     renderLook();
   });
-  const querySlider = slider({
-    label: "query q of the worlds' histogram",
-    caption: 'histogram q',
-    spec: params.q,
-    value: host.state.q,
-    format: (q) => fixed(q, 2),
-    onInput: (q) => host.update({ q }),
-  });
+  const querySlider = numberSlider('q', 'histogram q', (q) => fixed(q, 2), (q) => host.update({ q }));
   const worldsBox = document.createElement('div');
   worldsBox.append(controlRow(querySlider.element));
   function renderLook(): void {

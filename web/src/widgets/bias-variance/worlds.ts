@@ -39,6 +39,22 @@ function setRange(chart: Chart<'scatter'>, axis: 'x' | 'y', min: number, max: nu
   scale.max = max;
 }
 
+/// An empty chart of array-drawn curves on linear axes with these titles.
+function curveChart(canvas: HTMLCanvasElement, x: string, y: string, yRange: { min: number; max?: number }): Chart<'scatter'> {
+  return createChart<'scatter'>(canvas, {
+    type: 'scatter',
+    data: { datasets: [] },
+    options: {
+      plugins: { legend: lineLegend({ font: { size: 11 } }) },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: x } },
+        y: { type: 'linear', ...yRange, title: { display: true, text: y } },
+      },
+    },
+    plugins: [curveLayer],
+  });
+}
+
 export class WorldsView {
   readonly element: HTMLDivElement;
   readonly curves: Chart<'scatter'>;
@@ -57,30 +73,8 @@ export class WorldsView {
     this.summary.className = 'kl-note';
     this.summary.dataset.testid = 'worlds-summary';
     this.element.append(charts, this.summary);
-    this.curves = createChart<'scatter'>(left.canvas, {
-      type: 'scatter',
-      data: { datasets: [] },
-      options: {
-        plugins: { legend: lineLegend({ font: { size: 11 } }) },
-        scales: {
-          x: { type: 'linear', title: { display: true, text: 'query q' } },
-          y: { type: 'linear', min: -2, max: 2, title: { display: true, text: 'prediction' } },
-        },
-      },
-      plugins: [curveLayer],
-    });
-    this.spread = createChart<'scatter'>(right.canvas, {
-      type: 'scatter',
-      data: { datasets: [] },
-      options: {
-        plugins: { legend: lineLegend({ font: { size: 11 } }) },
-        scales: {
-          x: { type: 'linear', title: { display: true, text: 'f̂(q) over the worlds' } },
-          y: { type: 'linear', min: 0, title: { display: true, text: 'worlds' } },
-        },
-      },
-      plugins: [curveLayer],
-    });
+    this.curves = curveChart(left.canvas, 'query q', 'prediction', { min: -2, max: 2 });
+    this.spread = curveChart(right.canvas, 'f̂(q) over the worlds', 'worlds', { min: 0 });
   }
 
   draw(frame: WorldsFrame, colors: Palette): void {

@@ -39,28 +39,21 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
   let descent: Descent | null = null;
 
   const view = learnView(host, DENSE, CURVE.min, CURVE.max);
-  const startSlider = slider({
-    label: 'starting bandwidth h0',
-    caption: 'start h₀',
-    spec: { min: params.start.min, max: params.start.max, scale: 'log' },
-    value: host.state.start,
-    format: (x) => precise(x, 3),
-    onInput: (start) => {
-      animation.stop();
-      host.update({ start, steps: 0 });
-    },
-  });
-  const rateSlider = slider({
-    label: 'bandwidth learning rate η',
-    caption: 'rate η (log h per unit of risk)',
-    spec: { min: params.rate.min, max: params.rate.max, scale: 'log' },
-    value: host.state.rate,
-    format: (x) => significant(x, 3),
-    onInput: (rate) => {
-      animation.stop();
-      host.update({ rate, steps: 0 });
-    },
-  });
+  /// A slider for the start or the rate: moving it stops the run and starts it over from step 0.
+  const runSlider = (key: 'start' | 'rate', label: string, caption: string, format: (x: number) => string) =>
+    slider({
+      label,
+      caption,
+      spec: { min: params[key].min, max: params[key].max, scale: 'log' },
+      value: host.state[key],
+      format,
+      onInput: (value) => {
+        animation.stop();
+        host.update({ [key]: value, steps: 0 });
+      },
+    });
+  const startSlider = runSlider('start', 'starting bandwidth h0', 'start h₀', (x) => precise(x, 3));
+  const rateSlider = runSlider('rate', 'bandwidth learning rate η', 'rate η (log h per unit of risk)', (x) => significant(x, 3));
   const stepButton = button('Step', () => {
     animation.stop();
     advance();
