@@ -125,3 +125,23 @@ test('a bad URL rate falls back to the default with a note', async () => {
   assert.deepEqual(await readouts(page), expected(1.5, 3, 0));
   assert.deepEqual(errors, []);
 });
+
+test('the leave-one-out risk beside the audit: σ², the audit\'s grid minimum and the exact one, from the core', async () => {
+  const kl = await loadKernelLens();
+  const data = kl.chapterDataset();
+  // The curve's grid: 121 bandwidths evenly spaced in log h over the sliders' range.
+  const grid = Float64Array.from({ length: 121 }, (_, i) => 0.02 * Math.exp((Math.log(3 / 0.02) * i) / 120));
+  const loo = kl.gridMinimum(grid, kl.looCurve(data.keys, data.observedValues, 1, grid));
+  const audit = kl.biasVarianceSweep();
+  const auditBest = kl.gridMinimum(audit.map((row) => row.bandwidth), audit.map((row) => row.mse));
+  const exactBest = kl.gridMinimum(grid, kl.exactRisk({ bandwidths: Array.from(grid) }).map((row) => row.mse));
+  const h = (x) => String(Number(x.toPrecision(3)));
+  const expected =
+    `Beside the audit: this curve is lowest at h = ${h(loo.bandwidth)}, R = ${loo.risk.toFixed(4)}. ` +
+    `Each held-out observation carries the noise, σ² = ${(kl.chapterConfig().noise ** 2).toFixed(4)}, which the audit's error against the truth does not; ` +
+    `the audit's grid is lowest at h = ${h(auditBest.bandwidth)} (MSE ${auditBest.risk.toFixed(4)}), ` +
+    `and the exact risk on this curve's grid at h = ${h(exactBest.bandwidth)} (MSE ${exactBest.risk.toFixed(4)}).`;
+  const { page, errors } = await site.newPage(embedPath('learn-bandwidth'));
+  assert.equal(await waitForText(page.getByTestId('audit-comparison'), /exact risk/, 60000), expected);
+  assert.deepEqual(errors, []);
+});

@@ -3,11 +3,13 @@
 /// one step at a time or animated: the steps drawn on the leave-one-out curve, the fitted curve
 /// and the attention map at the current h. Every h, risk and gradient is the core's (looDescent).
 import { button, controlRow, slider } from '../../ui/controls';
+import { setText } from '../../ui/readout';
 import { fixed, precise, significant } from '../../ui/format';
 import { call, keeping } from '../../engine';
 import { defineWidget } from '../../ui/host/widget';
 import { loadChapterSample } from '../shared/chapter-sample';
 import { player } from './play';
+import { auditComparison } from './compare';
 import { learnView, type Descent, type Sample } from './view';
 import prose from './prose.html?raw';
 import meta from './meta';
@@ -81,6 +83,9 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
   for (const b of [stepButton, playButton, resetButton]) b.classList.add('kl-no-print');
   const animation = host.own(player(playButton, advance, TICK_MS));
   const waiting = host.waitingNote('Waiting for the laboratory data from the core…');
+  const comparison = document.createElement('p');
+  comparison.className = 'kl-note';
+  comparison.dataset.testid = 'audit-comparison';
   host.root.append(
     view.curveBox,
     controlRow(startSlider.element, rateSlider.element),
@@ -88,6 +93,8 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
     view.readout,
     view.fitBox,
     view.mapElement,
+    // Last: its sentence arrives after the figure is drawn, and moves nothing above it.
+    comparison,
   );
 
   host.provideExport('descent', () => descent, (d) => {
@@ -206,6 +213,7 @@ export default defineWidget({ name: 'learn-bandwidth', ...meta, params, prose },
     view.fitRiskAxis(curveRisks);
     waiting();
     descentComputation.refresh();
+    setText(comparison, await auditComparison(host, curveBandwidths, curveRisks));
   }
 
   host.onTheme(() => {
