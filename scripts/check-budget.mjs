@@ -38,10 +38,16 @@ const CHAPTER_TEXT_KB = 3;
 /// The laboratory module tells how often the smoothing figure's band holds the truth, which needs
 /// the normal distribution's tail (libm's erfc): 2.8 kB on the page, measured when it was added.
 const BAND_COVERAGE_KB = 3;
+/// The laboratory module shows the worlds behind the audit's table (auditWorlds and histogram:
+/// 4.3 kB of the lab module, measured when they were added, with their products written as dot
+/// products to keep it at that) and the page draws them (2 kB of JavaScript). The core module
+/// does not carry either: the lab's limit alone takes the wasm part.
+const AUDIT_WORLDS_KB = 4.5;
+const AUDIT_WORLDS_JS_KB = 2;
 const LIMITS = {
   wasm: { goal: 80, limit: 80 + BOUNDARY_KB + OLS_ROUTE_KB },
   embed: { limit: 200 },
-  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB + OLS_ROUTE_KB + BAND_COVERAGE_KB },
+  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB + OLS_ROUTE_KB + BAND_COVERAGE_KB + AUDIT_WORLDS_KB + AUDIT_WORLDS_JS_KB },
   loader: { limit: 20 },
   listings: { limit: 10 },
 };
@@ -108,7 +114,11 @@ const check = (what, bytes, { limit, goal = limit }) =>
   rows.push({ what, size: kB(bytes), limit, goal, ok: kB(bytes) <= limit, atGoal: kB(bytes) <= goal });
 
 const moduleFiles = WASM_MODULES.map(moduleFile);
-WASM_MODULES.forEach((module, i) => check(`wasm: ${module} (${moduleFiles[i]})`, gzipped(moduleFiles[i]), LIMITS.wasm));
+/// What one module carries beyond the shared limit: the lab its band coverage and its worlds.
+const MODULE_EXTRA_KB = { lab: BAND_COVERAGE_KB + AUDIT_WORLDS_KB };
+WASM_MODULES.forEach((module, i) =>
+  check(`wasm: ${module} (${moduleFiles[i]})`, gzipped(moduleFiles[i]), { ...LIMITS.wasm, limit: LIMITS.wasm.limit + (MODULE_EXTRA_KB[module] ?? 0) }),
+);
 for (const widget of widgets) {
   const files = new Set([...closure('embed.html', false), ...closure(`src/widgets/${widget}/index.ts`, false), ...workers]);
   check(`embed: ${widget} (JavaScript)`, total(js(files)), LIMITS.embed);

@@ -20,7 +20,7 @@ test('learning h gives η its unit and relates its risk to the audit’s (the no
   const prose = widget('learn-bandwidth', 'prose.html').replace(/\s+/g, ' ');
   assert.match(prose, /the rate \$\\eta\$ is in units of \$\\log h\$ per unit of risk/);
   assert.match(prose, /noise variance \$\\sigma\^2\$/);
-  assert.match(widget('learn-bandwidth', 'index.ts'), /caption: 'rate η \(log h per unit of risk\)'/);
+  assert.match(widget('learn-bandwidth', 'index.ts'), /'rate η \(log h per unit of risk\)'/);
 });
 
 test('the ±2 sd band’s prose names its assumptions and that it leaves out the bias', () => {
