@@ -210,11 +210,16 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
 
   /// The worlds at the marker's h: a few curves, the mean curve and one query's spread (then its
   /// histogram, which reads them), while they are shown.
+  /// The worlds the histogram was last asked for: bins that arrive for older worlds are dropped.
+  let binned: WorldsFrame | null = null;
   const histogram = host.compute({
     key: 'worlds-histogram',
-    ask: () => (worldsFrame && !worldsFrame.histogram ? ([call('histogram', worldsFrame.worlds.atQuery, WORLD_BINS)] as const) : null),
+    ask: () => {
+      binned = worldsFrame;
+      return binned && !binned.histogram ? ([call('histogram', binned.worlds.atQuery, WORLD_BINS)] as const) : null;
+    },
     draw([bins]) {
-      if (!worldsFrame) return;
+      if (!worldsFrame || worldsFrame !== binned) return;
       worldsFrame = { ...worldsFrame, histogram: bins };
       worldsPanel().draw(worldsFrame, host.colors);
     },
