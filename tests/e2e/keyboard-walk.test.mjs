@@ -138,9 +138,17 @@ for (const name of widgetNames) {
       if (!(await operate(page, control))) continue;
       // Run gives the focus to Cancel (Run disables itself); Cancel, disabled at the end, gives it back.
       if (control.name === 'Run the audit') {
-        // Unless the run has already ended (Cancel disabled again, the focus back on Run).
-        const running = await page.evaluate(() => [...document.querySelectorAll('.kl-progress button')].some((b) => b.textContent === 'Cancel' && !b.disabled));
-        assert.equal((await page.evaluate(focusedElement))?.name, running ? 'Cancel' : 'Run the audit', 'Run moves the focus to Cancel');
+        // Unless the run has already ended (Cancel disabled again, the focus back on Run). Both read
+        // in one task: read apart, the run can end between them.
+        const { running, focused } = await page.evaluate(() => {
+          let node = document.activeElement;
+          while (node?.shadowRoot?.activeElement) node = node.shadowRoot.activeElement;
+          return {
+            running: [...document.querySelectorAll('.kl-progress button')].some((b) => b.textContent === 'Cancel' && !b.disabled),
+            focused: node ? (node.getAttribute('aria-label') ?? node.textContent.trim().slice(0, 60)) : null,
+          };
+        });
+        assert.equal(focused, running ? 'Cancel' : 'Run the audit', 'Run moves the focus to Cancel');
       }
       await figureChanged(page, figure);
       if (control.name === 'Run the audit') assert.equal((await page.evaluate(focusedElement))?.name, 'Run the audit', 'the end of the run moves the focus to Run');

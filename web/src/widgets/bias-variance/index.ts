@@ -127,13 +127,17 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
   // ---- marker ----
   const marker = numberSlider('h', 'marker h', (h) => precise(h, 3), (h) => moveMarker(h));
   function moveMarker(h: number): void {
+    topic = 'marker';
     host.update({ h });
     marker.set(h);
   }
   dragMarker(host, view.chart, moveMarker);
-  /// The marker's two decompositions, said once the marker rests.
+  /// The marker's two decompositions, said once the marker rests; or, after the reader turned to
+  /// the worlds (shown them, moved their q), what the worlds say.
   let markerRows: { measured: RiskRow; exact: RiskRow } | null = null;
+  let topic: 'marker' | 'worlds' = 'marker';
   host.announce(() => {
+    if (topic === 'worlds') return host.state.look ? (worldsView?.sentence ?? '') : 'The noisy worlds are hidden.';
     if (!markerRows) return '';
     const { measured, exact } = markerRows;
     const parts = (row: RiskRow): string => `bias² ${fixed(row.bias2, 4)}, variance ${fixed(row.variance, 4)}, MSE ${fixed(row.mse, 4)}`;
@@ -145,10 +149,14 @@ export default defineWidget({ name: 'bias-variance', ...meta, params, prose }, (
   let worldsView: WorldsView | null = null;
   let worldsFrame: WorldsFrame | null = null;
   const lookButton = button('', () => {
+    topic = 'worlds';
     host.update({ look: !host.state.look });
     renderLook();
   });
-  const querySlider = numberSlider('q', 'histogram q', (q) => fixed(q, 2), (q) => host.update({ q }));
+  const querySlider = numberSlider('q', 'histogram q', (q) => fixed(q, 2), (q) => {
+    topic = 'worlds';
+    host.update({ q });
+  });
   const worldsBox = document.createElement('div');
   worldsBox.append(controlRow(querySlider.element));
   function renderLook(): void {

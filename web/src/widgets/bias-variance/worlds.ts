@@ -77,6 +77,11 @@ export class WorldsView {
     this.spread = curveChart(right.canvas, 'f̂(q) over the worlds', 'worlds', { min: 0 });
   }
 
+  /// The read-out sentence under the charts (what a screen reader is told after a change).
+  get sentence(): string {
+    return this.summary.textContent ?? '';
+  }
+
   draw(frame: WorldsFrame, colors: Palette): void {
     const { worlds, queries, truth, histogram } = frame;
     const m = queries.length;
