@@ -123,7 +123,7 @@ test('the ±2 sd band: its table rows are the core\'s exact sd at the laboratory
   });
   const coverage = kl.bandCoverage(curve, truth, audit.nadarayaWatson.bias, audit.nadarayaWatson.sd, 2);
   assert.equal(coverage.observed, inside / dense.length);
-  const percent = (x) => `${(100 * x).toFixed(1)} %`;
+  const percent = (x) => `${(100 * x).toFixed(1)}\u00a0%`;
   const { page, errors } = await site.newPage(embedPath('smoothing', { bandwidths: '0.18', band: 'true' }));
   const note = await waitForText(page.getByTestId('coverage'), /h = 0\.18: \d/);
   assert.equal(note, `Truth inside the ±2 sd band at the 601 queries, this sample (a fresh sample's expected share): h = 0.18: ${percent(inside / dense.length)} (${percent(coverage.expected)}).`);

@@ -8,9 +8,10 @@ export function fixed(x: number, digits: number): string {
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text.replace('-', '−');
 }
 
-/// A share (0 to 1) as a percentage with one decimal: percent(0.3128) → "31.3 %".
+/// A share (0 to 1) as a percentage with one decimal: percent(0.3128) → "31.3 %", the space a
+/// no-break one (a line never starts with the sign).
 export function percent(share: number, digits = 1): string {
-  return `${fixed(share * 100, digits)} %`;
+  return `${fixed(share * 100, digits)}\u00a0%`;
 }
 
 /// A blank as wide as `sample` in tabular figures (each digit a figure space, a point a
