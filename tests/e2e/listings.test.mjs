@@ -113,8 +113,13 @@ test("a listing stays closed across a reload once the reader closes it, and bloc
   const { page, errors } = await pageAtTop();
   const listing = () => page.locator('.kl-listing[data-listing="ols"] details');
   assert.equal(await listing().evaluate((details) => details.open), true);
-  await listing().locator('summary').click();
+  // From the keyboard: a click goes to a point on the screen, and the page above the listing may
+  // still be laying itself out while it loads.
+  await listing().locator('summary').focus();
+  await page.keyboard.press('Enter');
   assert.equal(await listing().evaluate((details) => details.open), false);
+  // The choice is stored by the `toggle` event, which comes a task later.
+  await page.waitForFunction(() => localStorage.getItem('kernel-lens.listing.ols') === 'closed');
   await page.reload();
   await listing().waitFor({ state: 'attached' });
   assert.equal(await listing().evaluate((details) => details.open), false);
@@ -133,7 +138,11 @@ test("a listing stays closed across a reload once the reader closes it, and bloc
   });
   const details = blocked.page.locator('.kl-listing[data-listing="ols"] details');
   assert.equal(await details.evaluate((element) => element.open), true);
-  await details.locator('summary').click();
+  await details.locator('summary').focus();
+  // Waits for the `toggle` event, after the listing's own handler (the one that tries storage).
+  await details.evaluate((element) => element.addEventListener('toggle', () => (element.dataset.toggled = ''), { once: true }));
+  await blocked.page.keyboard.press('Enter');
+  await details.and(blocked.page.locator('[data-toggled]')).waitFor({ state: 'attached' });
   assert.equal(await details.evaluate((element) => element.open), false);
   assert.deepEqual(blocked.errors, []);
 });
