@@ -99,3 +99,15 @@ test('each numeric parameter accepts its bounds and refuses what lies beyond the
   }
   assert.deepEqual(wrong, []);
 });
+
+test("one h for the whole page: every figure with a bandwidth h takes the page's whole range", async () => {
+  const { PAGE_H, PAGE_H_PARAM } = await server.ssrLoadModule('/src/page/one-h.ts');
+  const linked = widgets.filter((widget) => widget.params[PAGE_H_PARAM]?.kind === 'number');
+  assert.ok(linked.length >= 5, `the link reaches the figures with a bandwidth h (${linked.map((w) => w.name)})`);
+  for (const widget of linked) {
+    const spec = widget.params[PAGE_H_PARAM];
+    assert.ok(spec.min <= PAGE_H.min && spec.max >= PAGE_H.max, `${widget.name}: h in [${spec.min}, ${spec.max}] holds [${PAGE_H.min}, ${PAGE_H.max}]`);
+  }
+  // A parameter named h that is not one number (a list, a choice) is not linked: no such widget today.
+  assert.deepEqual(widgets.filter((widget) => widget.params[PAGE_H_PARAM] && widget.params[PAGE_H_PARAM].kind !== 'number').map((w) => w.name), []);
+});

@@ -125,10 +125,12 @@ async function waitForNote(notes) {
 }
 
 test('the full page names the address entries that nothing takes, and a figure its own misspelt one', async () => {
-  const { page, errors } = await site.newPage('index.html?lookup.bandwith=1&nope.h=2&h=1&theme=DARK', { viewport: { width: 360, height: 800 } });
+  const { page, errors } = await site.newPage('index.html?lookup.bandwith=1&nope.h=2&q=1&h=9&theme=DARK', { viewport: { width: 360, height: 800 } });
   const pageNote = await waitForText(page.locator('.kl-page__note'), /no effect/);
   assert.match(pageNote, /nope\.h: no figure on this page is named nope/);
-  assert.match(pageNote, /h is not a parameter of this page; .* as in lookup\.h/);
+  assert.match(pageNote, /q is not a parameter of this page; .* as in lookup\.q/);
+  // h is the page's own (one h for the whole page), and 9 is none of its values.
+  assert.match(pageNote, /h=9: one h for the whole page takes a number in \[0\.05, 3\]; each figure keeps its own h/);
   assert.match(pageNote, /theme=DARK is not a theme \(light, dark, auto\); did you mean dark\?/);
   await scrollToFigure(page, 'section-lookup');
   assert.match(await waitForNote(page.locator('#section-lookup .kl-widget__note')), /bandwith is not a parameter of this figure; did you mean bandwidth/);

@@ -84,6 +84,26 @@ test("the full page names every address entry that neither it nor a figure takes
   assert.equal(notes.some((line) => line.startsWith('lookup.')), false);
 });
 
+test("the page's own h= is noted when repeated or not an h, and a figure's own h that gives way is named", async () => {
+  const oneH = await server.ssrLoadModule('/src/page/one-h.ts');
+  const figures = ['lookup'];
+  const own = new Map([['h', oneH.pageHNotes]]);
+  assert.deepEqual(state.pageParamNotes(new URLSearchParams('h=0.3'), figures, own), []);
+  assert.deepEqual(state.pageParamNotes(new URLSearchParams('h=0.3&h=2'), figures, own), ['h is given 2 times; the first, h=0.3, counts']);
+  for (const junk of ['abc', '', '0', '-1', 'NaN', 'Infinity', '1e9', '0.3x']) {
+    assert.deepEqual(state.pageParamNotes(new URLSearchParams([['h', junk]]), figures, own), [
+      `h=${junk}: one h for the whole page takes a number in [${oneH.PAGE_H.min}, ${oneH.PAGE_H.max}]; each figure keeps its own h`,
+    ], junk);
+    assert.equal(oneH.readPageH(new URLSearchParams([['h', junk]])), null, junk);
+  }
+  assert.equal(oneH.readPageH(new URLSearchParams('h=0.3')), 0.3);
+  assert.equal(oneH.readPageH(new URLSearchParams('lookup.h=0.3')), null);
+  assert.equal(oneH.givesWayNote('0.8', 0.25), "h=0.8 gives way to the page's one h, h=0.25");
+  assert.equal(oneH.givesWayNote('0.25', 0.25), null);
+  assert.equal(oneH.givesWayNote(null, 0.25), null);
+  assert.equal(oneH.givesWayNote('0.8', null), null);
+});
+
 test('the state serialises only what differs from the defaults, and reads back the same', () => {
   const params = state.serializeState(SCHEMA, { h: 0.2, q: 3.5, keys: [1, 2], band: false });
   assert.equal(params.toString(), 'h=0.2&keys=1%2C2');

@@ -25,6 +25,7 @@ import {
 import { onPrint, watchPrintLayout } from '../charts/print';
 import { parseState, serializeState, type StateOf } from '../ui/state';
 import { focusIndex, followAudit, restoreFocus } from './follow-audit';
+import { givesWayNote, linkOneH, pageHNotes, PAGE_H_PARAM } from './one-h';
 import type { ListingContext } from '../listings';
 
 const replaceAddress = (address: string): void => {
@@ -114,7 +115,24 @@ export async function showPage(): Promise<void> {
     order >= BEYOND_THE_CHAPTER ? beyond : (slots.filter((slot) => Number(slot.dataset.order) <= order).at(-1) ?? container);
   const search = new URLSearchParams(location.search);
   followTheme(search);
-  showPageNotes(page, pageParamNotes(search, widgetNames()));
+  showPageNotes(page, pageParamNotes(search, widgetNames(), new Map([[PAGE_H_PARAM, pageHNotes]])));
+  // One h for the whole page (the header's control), kept in the address as the page's `h=`.
+  const oneH = linkOneH(page.querySelector<HTMLFormElement>('form.kl-one-h'), search, (h) => {
+    const url = new URL(location.href);
+    if (h === null) url.searchParams.delete(PAGE_H_PARAM);
+    else url.searchParams.set(PAGE_H_PARAM, String(h));
+    replaceAddress(url.href);
+  }, async () => {
+    // The first figure in the chapter's order with a bandwidth h: the h it shows, or will mount with.
+    for (const { name } of metas) {
+      await load(name);
+      const widget = loaded.get(name);
+      if (!widget || (widget.params as Record<string, { kind: string } | undefined>)[PAGE_H_PARAM]?.kind !== 'number') continue;
+      const h = (states.get(name) ?? parseState(widget.params, pageParams(name, search)).state)[PAGE_H_PARAM];
+      return typeof h === 'number' ? h : null;
+    }
+    return null;
+  });
   watchPrintLayout();
   // The numbers the chapter's prose states, from the core.
   showLiveValues(page);
@@ -284,38 +302,64 @@ export async function showPage(): Promise<void> {
         figureObserver.unobserve(placeholder);
         placeholder.remove();
       }
-      current = mountWidget(widget, place, withFollowed(params), {
+      // The first mount: the figure joins the page's one h, and its own `h` from the address,
+      // when the page's differs, is named as giving way.
+      const first = current === null;
+      if (first) linkWhenLoaded(widget);
+      const givesWay = first && setByPage.has(PAGE_H_PARAM) ? givesWayNote(params.get(PAGE_H_PARAM), oneH.value) : null;
+      current = mountWidget(widget, place, first ? withFollowed(params) : params, {
         embedded: false,
         share: share(Object.keys(widget.params)),
-        onStateChange: (state) => publish(name, state),
+        onStateChange: (state) => {
+          publish(name, state);
+          if (typeof state[PAGE_H_PARAM] === 'number') oneH.changed(name, state[PAGE_H_PARAM]);
+        },
+        pageNotes: givesWay ? [givesWay] : [],
       });
       publish(name, current.state);
       place.classList.remove('kl-section--waiting');
     };
-    /// The mounted figure, and a parameter value the page set (the audit's h it follows).
+    /// The mounted figure, and the parameter values the page set before it mounted (the audit's h
+    /// it follows, the page's one h): it mounts with them.
     let current: ReturnType<typeof mountWidget> | null = null;
-    let followedValue: [string, number] | null = null;
+    const setByPage = new Map<string, number>();
     const withFollowed = (params: URLSearchParams): URLSearchParams => {
-      if (followedValue) params.set(followedValue[0], String(followedValue[1]));
+      for (const [key, value] of setByPage) params.set(key, String(value));
       return params;
+    };
+    /// Shows the figure with `key` at `value`: again at its reader's state with the new value,
+    /// focus where it was.
+    const showAt = (key: string, value: number): void => {
+      setByPage.set(key, value);
+      const widget = loaded.get(name);
+      if (!current || !widget || current.state[key] === value) return;
+      const params = serializeState(widget.params, current.state as StateOf<typeof widget.params>);
+      params.set(key, String(value));
+      const focused = focusIndex(current.frame);
+      current.destroy();
+      mountFigure(widget, null, params);
+      if (current) restoreFocus(current.frame, focused);
     };
     const followed = place.dataset.klFollowAudit;
     if (followed) {
-      followAudit(followed, pageParams(name, search).has(followed), {
+      // The page's one h, when linked, is the reader's choice: the audit's h does not override it.
+      followAudit(followed, pageParams(name, search).has(followed) || oneH.value !== null, {
         state: () => current?.state ?? null,
-        show(value) {
-          followedValue = [followed, value];
-          const widget = loaded.get(name);
-          if (!current || !widget) return;
-          // The figure again at its reader's state with the new value, focus where it was.
-          const params = serializeState(widget.params, current.state as StateOf<typeof widget.params>);
-          const focused = focusIndex(current.frame);
-          current.destroy();
-          mountFigure(widget, null, params);
-          if (current) restoreFocus(current.frame, focused);
-        },
+        show: (value) => (followed === PAGE_H_PARAM && oneH.value !== null ? undefined : showAt(followed, value)),
       });
     }
+    /// A figure with one bandwidth h follows the page's h while the link is on.
+    const linkWhenLoaded = (widget: NonNullable<ReturnType<typeof loaded.get>>): void => {
+      const spec = (widget.params as Record<string, { kind: string } | undefined>)[PAGE_H_PARAM];
+      if (spec?.kind !== 'number') return;
+      oneH.add(name, {
+        h: () => {
+          const h = current?.state[PAGE_H_PARAM];
+          return typeof h === 'number' ? h : null;
+        },
+        show: (h) => showAt(PAGE_H_PARAM, h),
+      });
+    };
     /// The prose (typeset or not yet), then the figure, at once (printing) or once its place
     /// nears the viewport; once.
     const mount = (urgent = false): void => {

@@ -23,13 +23,25 @@ export function followAudit(parameter: string, fromAddress: boolean, follower: F
   });
 }
 
-/// Where the focus is inside `frame`, as the index of the focused control among its focusable
-/// ones (-1: elsewhere), and back: a re-mounted figure keeps the reader's place.
+/// Where the focus is inside `frame`, and back: a re-mounted figure keeps the reader's place. The
+/// place is the focused control's kind and name (a slider's label, a button's text), else its index
+/// among the figure's focusable elements (-1: the focus is elsewhere); a figure's later parts (a
+/// chart's keyboard stop added once it draws) may come before it in the new frame.
 const FOCUSABLE = 'input, button, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
-export function focusIndex(frame: Element): number {
-  const active = document.activeElement;
-  return active && frame.contains(active) ? [...frame.querySelectorAll(FOCUSABLE)].indexOf(active) : -1;
+export interface FocusPlace {
+  index: number;
+  key: string;
 }
-export function restoreFocus(frame: Element, index: number): void {
-  if (index >= 0) (frame.querySelectorAll(FOCUSABLE)[index] as HTMLElement | undefined)?.focus();
+const keyOf = (element: Element): string =>
+  `${element.tagName}|${element.getAttribute('type') ?? ''}|${element.getAttribute('aria-label') ?? element.textContent?.trim() ?? ''}`;
+export function focusIndex(frame: Element): FocusPlace {
+  const active = document.activeElement;
+  if (!active || !frame.contains(active)) return { index: -1, key: '' };
+  return { index: [...frame.querySelectorAll(FOCUSABLE)].indexOf(active), key: keyOf(active) };
+}
+export function restoreFocus(frame: Element, place: FocusPlace): void {
+  if (place.index < 0) return;
+  const all = [...frame.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const same = all.filter((element) => keyOf(element) === place.key);
+  (same.length === 1 ? same[0] : all[place.index])?.focus();
 }

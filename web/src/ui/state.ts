@@ -215,15 +215,24 @@ export function themeNote(value: string | null, name = 'theme'): string | null {
   return `${name}=${echoed(value)} is not a theme (${THEMES.join(', ')}); ${guess ? `did you mean ${guess}? ` : ''}the figures follow the reader's setting`;
 }
 
-/// Notes on the full page's address: each name that is neither `theme` nor `<figure>.<parameter>` of
-/// one of `figures` (those are the figures' own to note), a repeated `theme`, and a theme that is
-/// none.
-export function pageParamNotes(search: URLSearchParams, figures: readonly string[]): string[] {
+/// Notes on the full page's address: each name that is neither `theme`, one of the page's `own`
+/// entries (each noted by its own function), nor `<figure>.<parameter>` of one of `figures` (those
+/// are the figures' own to note), a repeated `theme`, and a theme that is none.
+export function pageParamNotes(
+  search: URLSearchParams,
+  figures: readonly string[],
+  own: ReadonlyMap<string, (values: readonly string[]) => readonly string[]> = new Map(),
+): string[] {
   const lines: string[] = [];
   const seen = new Set<string>();
   for (const name of search.keys()) {
     if (seen.has(name)) continue;
     seen.add(name);
+    const notes = own.get(name);
+    if (notes) {
+      lines.push(...notes(search.getAll(name)));
+      continue;
+    }
     if (name === 'theme') {
       const values = search.getAll(name);
       if (values.length > 1) lines.push(`theme is given ${values.length} times; the first, theme=${echoed(values[0] ?? '')}, counts`);
