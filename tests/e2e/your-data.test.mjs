@@ -126,17 +126,30 @@ test('a million rows are refused by the row cap; a 50 MB file is refused by its 
 
 test('an uploaded binary file is refused; an uploaded table is used', async () => {
   const { page } = await openWidget();
+  // The reader's text in the box, not yet used: a refused file leaves it there.
+  const typed = 'x,y\n1,2\n3,4\n';
+  await page.getByTestId('csv-text').fill(typed);
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
   await page.locator('input[type=file]').setInputFiles({ name: 'figure.png', mimeType: 'image/png', buffer: png });
   await assertRefused(
     page,
     'row 1, column 1: it contains U+FFFD, a replaced byte; the data looks binary, and only plain text tables are accepted',
   );
+  assert.equal(await page.getByTestId('csv-text').inputValue(), typed);
+  const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]);
+  await page.locator('input[type=file]').setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: zip });
+  await assertRefused(page, 'row 1, column 1: byte 0x03 is a control character; the data looks binary, and only plain text tables are accepted');
+  assert.equal(await page.getByTestId('csv-text').inputValue(), typed);
+  await page.locator('input[type=file]').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+  await assertRefused(page, 'the data is empty; paste or upload at least two rows of numbers');
+  assert.equal(await page.getByTestId('csv-text').inputValue(), typed);
   await page
     .locator('input[type=file]')
     .setInputFiles({ name: 'grid.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('k\tv\n0\t0\n1\t1\n2\t0\n3\t1\n') });
   await waitForText(page.getByTestId('data-summary'), /^4 rows; 1 key column \(k\); value column: v\.$/);
   assert.equal(await page.getByTestId('data-message').isHidden(), true);
+  // The accepted file's table is in the box now.
+  assert.match(await page.getByTestId('csv-text').inputValue(), /^k,v\n0,0\n1,1\n2,0\n3,1\n?$/);
 });
 
 test('duplicate keys are accepted with a warning naming the rows', async () => {

@@ -12,8 +12,9 @@ export interface EntryOptions {
   id: string;
   /// The core's limit on the text, in bytes (Infinity until it is known).
   maxBytes(): number;
-  /// Text to check and use: typed ("Use this data", Ctrl+Enter) or uploaded.
-  use(csv: string): void;
+  /// Text to check and use: typed ("Use this data", Ctrl+Enter) or uploaded (the text box keeps
+  /// the reader's text unless the core accepts the file).
+  use(csv: string, from: 'text' | 'upload'): void;
   reset(): void;
   /// A refusal before the core sees the data (a file too large, not UTF-8).
   refuse(reason: string): void;
@@ -41,7 +42,7 @@ export function dataEntry(options: EntryOptions): DataEntry {
   file.type = 'file';
   file.accept = '.csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values';
   file.setAttribute('aria-label', 'Upload a CSV file');
-  const useButton = button('Use this data', () => options.use(text.value));
+  const useButton = button('Use this data', () => options.use(text.value, 'text'));
   const resetButton = button("Reset to the chapter's example", options.reset);
   const fileLabel = element('label', 'kl-your-data__upload', 'Upload ');
   fileLabel.append(file);
@@ -73,14 +74,13 @@ export function dataEntry(options: EntryOptions): DataEntry {
           options.refuse(`the file "${chosen.name}" ${decoded.refusal}`);
           return;
         }
-        text.value = decoded.text;
-        options.use(decoded.text);
+        options.use(decoded.text, 'upload');
       },
       (error: unknown) => options.refuse(`the file "${chosen.name}" could not be read: ${String(error)}`),
     );
   });
   text.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) options.use(text.value);
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) options.use(text.value, 'text');
   });
 
   const entry = element('div', 'kl-your-data__entry');

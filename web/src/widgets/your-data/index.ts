@@ -38,7 +38,7 @@ const params = {
   kernel: { kind: 'enum', label: 'kernel', default: 'gaussian', options: KERNELS },
 } as const;
 
-type Source = 'url' | 'text' | 'table' | 'reset';
+type Source = 'url' | 'text' | 'upload' | 'table' | 'reset';
 
 /// A table and where it came from.
 interface Sourced {
@@ -75,7 +75,7 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
   const entry = dataEntry({
     id: `${host.root.closest('figure')?.id ?? 'kl-your-data'}-text`,
     maxBytes: () => maxBytes,
-    use: (csv) => parse(csv, 'text'),
+    use: (csv, from) => parse(csv, from),
     reset() {
       host.update({ h: params.h.default, q: params.q.default, kernel: params.kernel.default });
       bandwidth.set(host.state.h);
