@@ -1,5 +1,6 @@
-// Every figure when a part of the core fails to arrive once (the core's or the laboratory's wasm
-// or script, the worker's script) and then arrives: the figure names what failed (never as a
+// Every figure when every part of the core is slow to arrive (each figure waiting for one says
+// what it is loading, then draws), and when a part fails to arrive once (the core's or the
+// laboratory's wasm or script, the worker's script) and then arrives: the figure names what failed (never as a
 // refusal of the reader's input), offers Retry, and draws after it, with no uncaught error. All
 // seventeen figures share one host page, as course notes with many figures do.
 import assert from 'node:assert/strict';
@@ -38,6 +39,7 @@ const figureStates = (page) =>
         drawn: Number(frame?.dataset.klDrawn ?? 0),
         busy: frame?.hasAttribute('data-kl-busy') ?? true,
         error: error && !error.hidden ? error.textContent : null,
+        loading: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].map((note) => note.textContent).find((text) => text.startsWith('Loading ')) ?? null,
         retry: Boolean(error && !error.hidden && error.querySelector('.kl-widget__retry')),
       };
     }),
@@ -53,6 +55,42 @@ async function until(page, done, what) {
   }
   throw new Error(`${what}: ${JSON.stringify(states)}`);
 }
+
+test('every part slow: each figure waiting says what it is loading, and draws once the parts arrive', async () => {
+  const context = await hosted.browser.newContext({ viewport: { width: 1000, height: 40000 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  // Every request for a part of the core is held until every figure has drawn or says what it
+  // waits for; then the held ones arrive, and the next ones (the worker, the worker's own script
+  // of the laboratory) are held in turn, until every figure has drawn.
+  const held = [];
+  for (const pattern of Object.values(PARTS)) await page.route(pattern, (route) => held.push(route));
+  await page.goto(`${hosted.host.url}index.html`);
+  const said = new Set();
+  for (let round = 0; ; round++) {
+    const settled = (now) => now.every((s) => s.drawn >= 1 && !s.busy && !s.error);
+    const states = await until(
+      page,
+      (now) => settled(now) || (held.length >= 1 && now.every((s) => (s.drawn >= 1 && !s.busy && !s.error) || (s.loading && !s.error))),
+      `round ${round}: not every waiting figure says what it loads`,
+    );
+    for (const s of states.filter((state) => state.drawn === 0)) {
+      assert.match(s.loading, /^Loading the (core|laboratory|core's worker) \(/, `${s.widget}: ${s.loading}`);
+      for (const [, what] of s.loading.matchAll(/the (core's worker|core|laboratory) \(/g)) said.add(what);
+    }
+    if (settled(states)) break;
+    assert.ok(round < 10, `figures still wait after ten rounds: ${JSON.stringify(states)}`);
+    for (const route of held.splice(0)) await route.continue();
+  }
+  // The core, the laboratory and the worker were each said while slow.
+  assert.deepEqual([...said].sort(), ['core', "core's worker", 'laboratory']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 for (const [part, pattern] of Object.entries(PARTS)) {
   test(`${part} fails once: every figure that needs it says so, offers Retry, and draws after it`, async () => {

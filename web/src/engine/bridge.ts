@@ -132,8 +132,18 @@ export class Bridge {
   private readonly pending = new Map<number, Outstanding>();
   private readonly restartListeners = new Set<(reason: string) => void>();
   private readonly loadingListeners = new Set<(what: string | null) => void>();
-  private loads = 0;
+  /// The loads that have taken a while, each named by what it loads (one entry per load).
+  private readonly slowLoads: string[][] = [];
   private loadingShown: string | null = null;
+  /// Settles the loading note of the worker being started (null once it started or was dropped).
+  private workerUp: (() => void) | null = null;
+  /// Settle the loading notes of the parts the worker is instantiating.
+  private readonly partsUp = new Map<ModulePart, () => void>();
+
+  private partUp(part: ModulePart): void {
+    this.partsUp.get(part)?.();
+    this.partsUp.delete(part);
+  }
   private readonly channels = new Map<string, Channel>();
   /// How much slower than cost.ts' estimates the page's instance runs, as measured (see
   /// `slowdownAfter`): a freshly compiled instance runs baseline code, and a phone is slower
@@ -280,27 +290,34 @@ export class Bridge {
     });
   }
 
-  /// `work` (loading `parts`), with the loading listeners told if it takes a while.
-  private loading<T>(parts: readonly ModulePart[], work: Promise<T>): Promise<T> {
+  /// `work` (loading `parts`, or the worker's script: a string naming it), with the loading
+  /// listeners told if it takes a while.
+  private loading<T>(parts: readonly ModulePart[] | string, work: Promise<T>): Promise<T> {
     let settled = false;
-    this.loads++;
+    const files = typeof parts === 'string' ? [parts] : parts.map((part) => `${part === 'lab' ? 'the laboratory' : 'the core'} (${wasmFileName(part)})`);
     const timer = setTimeout(() => {
-      if (settled || this.loadingShown) return;
-      const files = parts.map((part) => `${part === 'lab' ? 'the laboratory' : 'the core'} (${wasmFileName(part)})`);
-      this.loadingShown = files.join(' and ');
-      for (const listener of this.loadingListeners) listener(this.loadingShown);
+      if (settled) return;
+      this.slowLoads.push(files);
+      this.tellLoading();
     }, LOADING_NOTE_MS);
     const done = (): void => {
       settled = true;
       clearTimeout(timer);
-      this.loads--;
-      if (this.loads === 0 && this.loadingShown) {
-        this.loadingShown = null;
-        for (const listener of this.loadingListeners) listener(null);
-      }
+      const index = this.slowLoads.indexOf(files);
+      if (index < 0) return;
+      this.slowLoads.splice(index, 1);
+      this.tellLoading();
     };
     work.then(done, done);
     return work;
+  }
+
+  /// Tells the loading listeners what the slow loads still under way load (null: none), when that changed.
+  private tellLoading(): void {
+    const shown = [...new Set(this.slowLoads.flat())].join(' and ') || null;
+    if (shown === this.loadingShown) return;
+    this.loadingShown = shown;
+    for (const listener of this.loadingListeners) listener(shown);
   }
 
   private post(entry: Outstanding): void {
@@ -311,6 +328,9 @@ export class Bridge {
       const message: ModuleRequest = { id: -1, part, module };
       worker.postMessage(message);
       this.sent.add(part);
+      // The worker fetches the part's script itself: slow, it is said like the page's own loads,
+      // until the worker says the part is in (or answers the request that needed it, or goes).
+      void this.loading([part], new Promise<void>((up) => this.partsUp.set(part, up)));
     }
     const id = this.nextId++;
     this.pending.set(id, entry);
@@ -346,12 +366,21 @@ export class Bridge {
     this.worker?.terminate();
     this.worker = null;
     this.started = false;
+    this.workerUp?.();
+    this.workerUp = null;
+    for (const up of this.partsUp.values()) up();
+    this.partsUp.clear();
     this.sent.clear();
   }
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = createCoreWorker();
+    // A worker whose script is slow to arrive is said like a slow module, until it starts.
+    void this.loading(
+      `the core's worker (${WORKER_SCRIPT.startsWith('the ') ? 'inlined' : (WORKER_SCRIPT.split('/').pop() ?? WORKER_SCRIPT)})`,
+      new Promise<void>((up) => (this.workerUp = up)),
+    );
     worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => {
       if (worker === this.worker) this.receive(worker, event.data);
     });
@@ -390,9 +419,17 @@ export class Bridge {
   private receive(worker: Worker, message: WorkerMessage): void {
     if ('started' in message) {
       this.started = true;
+      this.workerUp?.();
+      this.workerUp = null;
       if (message.lock) this.watch(worker, message.lock);
       return;
     }
+    if ('loaded' in message) {
+      this.partUp(message.loaded);
+      return;
+    }
+    // An answer (a failed load's error included) ends the loading of the parts it needed.
+    for (const part of this.pending.get(message.id)?.parts ?? []) this.partUp(part);
     this.settle(message.id, message);
   }
 

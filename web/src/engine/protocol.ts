@@ -69,7 +69,15 @@ export interface StartedMessage {
 
 export type CallResponse = { id: number; results: unknown[] } | { id: number; error: ErrorPayload };
 
-export type WorkerMessage = StartedMessage | CallResponse;
+/// A part of the core the worker has instantiated (its script fetched, its module instantiated),
+/// once, before the answer of the first request that needed it: the page's note on a slow
+/// part ends here, not when a long first computation ends.
+export interface LoadedMessage {
+  id: -1;
+  loaded: 'core' | 'lab';
+}
+
+export type WorkerMessage = StartedMessage | LoadedMessage | CallResponse;
 
 /// An argument that is the result of an earlier call of the same request, by position:
 /// `[call('distanceScores', q, k, 1), call('rowSoftmax', resultOf<Float64Array>(0), 1)]` runs

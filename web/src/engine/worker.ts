@@ -3,10 +3,11 @@
 /// request that needs it (`{ id: -1, part, module }`); the worker instantiates it on that first
 /// request. It answers `{ id, calls }` with `{ id, results }` (result buffers transferred)
 /// or `{ id, error: { name, message } }`. Its first message says it started, and names the Web
-/// Lock it holds while it lives (see protocol.ts).
+/// Lock it holds while it lives; `{ id: -1, loaded: part }` says a part is instantiated (see
+/// protocol.ts).
 import createCore from 'kernel-lens-wasm/kernel_lens_core.mjs';
 import { errorPayload, instantiate, partsFor, runCalls, transferables, type CoreFunction, type Factory, type ModulePart } from './calls';
-import type { CallResponse, PageMessage, StartedMessage } from './protocol';
+import type { CallResponse, LoadedMessage, PageMessage, StartedMessage } from './protocol';
 
 /// The worker's global scope (web/tsconfig.worker.json compiles this file with lib webworker).
 const scope = self as DedicatedWorkerGlobalScope;
@@ -39,6 +40,8 @@ function load(part: ModulePart): Promise<Map<string, CoreFunction>> {
     pending = module
       ? FACTORIES[part]().then((factory) => instantiate(factory, module)).then((functions) => {
           loaded.set(part, functions);
+          const message: LoadedMessage = { id: -1, loaded: part };
+          scope.postMessage(message);
           return functions;
         })
       : Promise.reject(new Error(`the page sent no compiled ${part} module`));
