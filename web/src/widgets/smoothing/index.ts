@@ -44,8 +44,9 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
   const deviations: (Float64Array | null)[] = [];
   const biases: (Float64Array | null)[] = [];
   const coverages: (BandCoverage | null)[] = [];
-  /// What each curve was last asked for: a curve is asked again only when its bandwidth changed,
-  /// or when the band is shown and its sd is not yet asked for.
+  /// What each curve was last drawn for: a curve is asked again only when its bandwidth changed,
+  /// or when the band is shown and its sd is not yet in (a request that failed, say because a part
+  /// of the core did not load, is asked again on Retry).
   let asked: ({ h: number; band: boolean } | undefined)[] = [];
   host.provideExport('predictions', () => lab, (current) => {
     const { bandwidths, band } = host.state;
@@ -182,14 +183,15 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
         const last = asked[i];
         const band = state.band && noise !== null;
         if (h === undefined || !current || (state.band && !band) || (last && last.h === h && (last.band || !band))) return null;
-        asked[i] = { h, band };
         const curve = keeping(call('attention', current.dense, current.keys, current.observed, 1, 1, h), 'outputs');
         return band
           ? ([curve, call('smootherAudit', current.dense, current.keys, 1, current.truthAtKeys, current.truth, noise ?? Number.NaN, h)] as const)
           : ([curve] as const);
       },
       draw(results, state) {
-        if (host.state.bandwidths[i] !== state.bandwidths[i]) return;
+        const h = state.bandwidths[i];
+        if (h === undefined || host.state.bandwidths[i] !== h) return;
+        asked[i] = { h, band: results[1] !== undefined };
         curves[i] = results[0].outputs;
         deviations[i] = results[1]?.nadarayaWatson.sd ?? null;
         biases[i] = results[1]?.nadarayaWatson.bias ?? null;
