@@ -27,6 +27,8 @@ const waitForH = (page, section, text) =>
 test('one h for the whole page: the field sets it, a figure moves it, later figures mount at it, unlinking frees them', async () => {
   const { page, errors } = await site.newPage('index.html');
   const form = page.locator('form.kl-one-h');
+  // Its group is named by its legend alone (the badge is the form's name already).
+  assert.equal(await page.getByRole('form', { name: 'Beyond the chapter: one h for the whole page' }).getByRole('group', { name: 'One h for the whole page', exact: true }).count(), 1);
   const link = form.getByRole('checkbox', { name: 'Link the bandwidth h of every figure' });
   const field = form.getByRole('spinbutton', { name: 'h for every figure' });
   assert.equal(await link.isChecked(), false);

@@ -128,7 +128,7 @@ export function linkOneH(
     if (!Number.isFinite(h) || h < PAGE_H.min || h > PAGE_H.max) {
       // The figures keep the last good h; the field says why it was not taken.
       field.setAttribute('aria-invalid', 'true');
-      error.textContent = `h must be a number from ${PAGE_H.min} to ${PAGE_H.max}; the figures keep h = ${value ?? PAGE_H.min}.`;
+      error.textContent = `h must be a number from ${PAGE_H.min} to ${PAGE_H.max}; ${value === null ? 'each figure keeps its own h' : `the figures keep h = ${value}`}.`;
       return;
     }
     value = h;
