@@ -14,6 +14,9 @@ import { blockedByPolicy, watchPolicy } from './policy';
 import { compiledPart, wasmFileName } from './wasm';
 import { createCoreWorker, WORKER_SCRIPT } from './worker-factory';
 
+/// The standalone file's worker has no file of its own (WORKER_SCRIPT then describes it).
+const INLINED_WORKER = WORKER_SCRIPT.startsWith('the ');
+
 /// An error raised by the core (or the worker), rebuilt with the core's name and message.
 export class CoreError extends Error {
   constructor(payload: ErrorPayload) {
@@ -378,7 +381,7 @@ export class Bridge {
     const worker = createCoreWorker();
     // A worker whose script is slow to arrive is said like a slow module, until it starts.
     void this.loading(
-      `the core's worker (${WORKER_SCRIPT.startsWith('the ') ? 'inlined' : (WORKER_SCRIPT.split('/').pop() ?? WORKER_SCRIPT)})`,
+      `the core's worker (${INLINED_WORKER ? 'inlined' : (WORKER_SCRIPT.split('/').pop() ?? WORKER_SCRIPT)})`,
       new Promise<void>((up) => (this.workerUp = up)),
     );
     worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => {
@@ -401,9 +404,9 @@ export class Bridge {
     this.pending.clear();
     this.dropWorker();
     let detail = message || '';
-    const policy = WORKER_SCRIPT.startsWith('the ') ? null : await blockedByPolicy(WORKER_SCRIPT, 'worker');
+    const policy = INLINED_WORKER ? null : await blockedByPolicy(WORKER_SCRIPT, 'worker');
     if (policy) detail = `${policy}; docs/embedding.md lists what a host policy must allow`;
-    if (!detail && !WORKER_SCRIPT.startsWith('the ')) {
+    if (!detail && !INLINED_WORKER) {
       detail = await fetch(WORKER_SCRIPT, { method: 'HEAD' }).then(
         (response) => (response.ok ? 'it did not run' : `HTTP ${response.status} for ${WORKER_SCRIPT}`),
         (error: unknown) => (error instanceof Error ? error.message : String(error)),

@@ -24,13 +24,17 @@ import {
 } from '../ui/share';
 import { onPrint, watchPrintLayout } from '../charts/print';
 import { parseState, serializeState, type StateOf } from '../ui/state';
-import { focusIndex, followAudit, restoreFocus } from './follow-audit';
+import { focusPlace, followAudit, restoreFocus } from './follow-audit';
 import { givesWayNote, linkOneH, pageHNotes, PAGE_H_PARAM } from './one-h';
 import type { ListingContext } from '../listings';
 
 const replaceAddress = (address: string): void => {
   if (address !== location.href) history.replaceState(history.state, '', address);
 };
+
+/// Whether a widget follows the page's one h: its schema has a number parameter `h`.
+const hasOneH = (widget: { params: object }): boolean =>
+  (widget.params as Record<string, { kind: string } | undefined>)[PAGE_H_PARAM]?.kind === 'number';
 
 /// Links and embed code need an address another page can load: a local file gets none.
 const online = (): boolean => /^https?:$/.test(location.protocol);
@@ -127,7 +131,7 @@ export async function showPage(): Promise<void> {
     for (const { name } of metas) {
       await load(name);
       const widget = loaded.get(name);
-      if (!widget || (widget.params as Record<string, { kind: string } | undefined>)[PAGE_H_PARAM]?.kind !== 'number') continue;
+      if (!widget || !hasOneH(widget)) continue;
       const h = (states.get(name) ?? parseState(widget.params, pageParams(name, search)).state)[PAGE_H_PARAM];
       return typeof h === 'number' ? h : null;
     }
@@ -335,7 +339,7 @@ export async function showPage(): Promise<void> {
       if (!current || !widget || current.state[key] === value) return;
       const params = serializeState(widget.params, current.state as StateOf<typeof widget.params>);
       params.set(key, String(value));
-      const focused = focusIndex(current.frame);
+      const focused = focusPlace(current.frame);
       current.destroy();
       mountFigure(widget, null, params);
       if (current) restoreFocus(current.frame, focused);
@@ -350,8 +354,7 @@ export async function showPage(): Promise<void> {
     }
     /// A figure with one bandwidth h follows the page's h while the link is on.
     const linkWhenLoaded = (widget: NonNullable<ReturnType<typeof loaded.get>>): void => {
-      const spec = (widget.params as Record<string, { kind: string } | undefined>)[PAGE_H_PARAM];
-      if (spec?.kind !== 'number') return;
+      if (!hasOneH(widget)) return;
       oneH.add(name, {
         h: () => {
           const h = current?.state[PAGE_H_PARAM];

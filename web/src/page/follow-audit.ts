@@ -34,7 +34,7 @@ export interface FocusPlace {
 }
 const keyOf = (element: Element): string =>
   `${element.tagName}|${element.getAttribute('type') ?? ''}|${element.getAttribute('aria-label') ?? element.textContent?.trim() ?? ''}`;
-export function focusIndex(frame: Element): FocusPlace {
+export function focusPlace(frame: Element): FocusPlace {
   const active = document.activeElement;
   if (!active || !frame.contains(active)) return { index: -1, key: '' };
   return { index: [...frame.querySelectorAll(FOCUSABLE)].indexOf(active), key: keyOf(active) };

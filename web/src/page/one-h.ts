@@ -8,7 +8,7 @@
 /// The figures are the ones whose schema has a number parameter named `h` (the smoothing figure's
 /// list of bandwidths, the audit's grid and learn-bandwidth's starting h are not one h); every one
 /// of them takes the page's range, which `tests/unit/one-h.test.mjs` holds against the schemas.
-import { echoed } from '../ui/state';
+import { echoed, parseParam } from '../ui/state';
 /// The h every linked figure accepts (the narrowest of their ranges).
 export const PAGE_H = { min: 0.05, max: 3 } as const;
 /// The address entry of the page's h.
@@ -16,11 +16,13 @@ export const PAGE_H_PARAM = 'h';
 /// How long the reader's input in a figure settles before the other figures follow it.
 const SETTLE_MS = 300;
 
-/// The page's h from the address (the first `h=`): a number in PAGE_H, else null.
+/// `text` as the page's h (a number in PAGE_H, read as every figure's parameters are), else null.
+const parseH = (text: string | null): number | null =>
+  text === null ? null : parseParam({ kind: 'number', label: 'one h', default: PAGE_H.min, min: PAGE_H.min, max: PAGE_H.max, scale: 'log' }, text);
+
+/// The page's h from the address (the first `h=`), else null.
 export function readPageH(search: URLSearchParams): number | null {
-  const raw = search.get(PAGE_H_PARAM);
-  const value = raw === null || raw.trim() === '' ? Number.NaN : Number(raw);
-  return Number.isFinite(value) && value >= PAGE_H.min && value <= PAGE_H.max ? value : null;
+  return parseH(search.get(PAGE_H_PARAM));
 }
 
 /// The notes on the address's `h=` entries (for pageParamNotes): repeated, or not an h.
@@ -28,7 +30,7 @@ export function pageHNotes(values: readonly string[]): string[] {
   const lines: string[] = [];
   const first = values[0] ?? '';
   if (values.length > 1) lines.push(`${PAGE_H_PARAM} is given ${values.length} times; the first, ${PAGE_H_PARAM}=${echoed(first)}, counts`);
-  if (readPageH(new URLSearchParams([[PAGE_H_PARAM, first]])) === null) {
+  if (parseH(first) === null) {
     lines.push(`${PAGE_H_PARAM}=${echoed(first)}: one h for the whole page takes a number in [${PAGE_H.min}, ${PAGE_H.max}]; each figure keeps its own h`);
   }
   return lines;
@@ -109,11 +111,8 @@ export function linkOneH(
       return;
     }
     // The field's h, else the h of the first figure on the page that has one (the reader's own).
-    const typed = Number(field.value);
-    const start =
-      field.value !== '' && Number.isFinite(typed) && typed >= PAGE_H.min && typed <= PAGE_H.max
-        ? Promise.resolve(typed)
-        : firstH().catch(() => null);
+    const typed = parseH(field.value);
+    const start = typed !== null ? Promise.resolve(typed) : firstH().catch(() => null);
     void start.then((h) => {
       if (!toggle.checked || value !== null) return;  // unlinked meanwhile, or set from a figure
       value = Math.min(Math.max(h ?? PAGE_H.min, PAGE_H.min), PAGE_H.max);
@@ -124,8 +123,8 @@ export function linkOneH(
   });
   field.addEventListener('change', () => {
     if (!toggle.checked) return;
-    const h = field.value.trim() === '' ? Number.NaN : Number(field.value);
-    if (!Number.isFinite(h) || h < PAGE_H.min || h > PAGE_H.max) {
+    const h = parseH(field.value);
+    if (h === null) {
       // The figures keep the last good h; the field says why it was not taken.
       field.setAttribute('aria-invalid', 'true');
       error.textContent = `h must be a number from ${PAGE_H.min} to ${PAGE_H.max}; ${value === null ? 'each figure keeps its own h' : `the figures keep h = ${value}`}.`;
