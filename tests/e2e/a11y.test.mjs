@@ -25,9 +25,12 @@ function describe(violations) {
 const pages = ['index.html', ...widgetNames.map((name) => embedPath(name))];
 
 for (const colorScheme of ['light', 'dark']) {
+  // One page per theme visits every address in turn.
+  let visitor;
   for (const path of pages) {
     test(`axe: ${path} in the ${colorScheme} theme has no violations`, async () => {
-      const { page } = await site.newPage(path, { colorScheme, viewport: { width: 1000, height: 900 } });
+      visitor ??= await site.visitor({ colorScheme, viewport: { width: 1000, height: 900 } });
+      const page = await visitor.visit(path);
       // The full page opens on the chapter's prose: its first figure mounts as the reader nears it.
       if (path === 'index.html') await scrollToFigure(page, 'section-lookup');
       await settle(page);
@@ -42,7 +45,7 @@ for (const colorScheme of ['light', 'dark']) {
         }));
       });
       assert.equal(violations.length, 0, describe(violations));
-      await page.context().close();
+      if (path === pages.at(-1)) await page.context().close();
     });
   }
 }

@@ -99,11 +99,20 @@ const NO_CHANGE = /^(Reset to the chapter|Chapter's settings|31 × 60|2048 × 20
 /// Buttons that start a long run: its start and its end are said.
 const LONG_RUN = /^(Run the audit|Play|Drive)/;
 
+/// Pages that visit figure after figure, one per walk under way (a walk takes a free one).
+const pages = [];
+async function walker() {
+  return pages.pop() ?? (await site.visitor({ init: recordAnnouncements }));
+}
+
 // Four figures at once: most of a walk is waiting for the core and for input to settle.
 describe('keyboard walk', { concurrency: 4 }, () => {
 for (const name of widgetNames) {
   test(`keyboard walk: ${name}`, async () => {
-    const { page, errors } = await site.newPage(embedPath(name), { init: recordAnnouncements });
+    const lane = await walker();
+    const { errors } = lane;
+    errors.length = 0;
+    const page = await lane.visit(embedPath(name));
     await settle(page);
     const figure = page.locator('.kl-widget').first();
     await quiet(figure);
@@ -165,7 +174,7 @@ for (const name of widgetNames) {
     assert.ok((await drawnCount(figure)) > 1);
     assert.deepEqual(errors, []);
     if (process.env.KERNEL_LENS_WALK_LOG) console.log(`${name}:\n  ${log.join('\n  ')}`);
-    await page.context().close();
+    pages.push(lane);
   });
 }
 });
