@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openSite, screenshot } from './harness.mjs';
+import { openSite, screenshot, SCREENSHOTS } from './harness.mjs';
 import { loadKernelLens } from '../wasm/load.mjs';
 import { CHAPTER_PATH } from '../../scripts/chapter-spec.mjs';
 
@@ -234,7 +234,7 @@ test('each exercise\'s answer is one disclosure on screen, and printed whether o
   assert.deepEqual(errors, []);
 });
 
-test('screenshots of the chapter text and Figure 12.3 at 1100 and 360 px', async () => {
+test('screenshots of the chapter text and Figure 12.3 at 1100 and 360 px', { skip: !SCREENSHOTS && 'KERNEL_LENS_SCREENSHOTS=1 saves them' }, async () => {
   for (const width of [1100, 360]) {
     const { page } = await fullPage({ width, height: 900 });
     await page.locator('#kl-opening').scrollIntoViewIfNeeded();

@@ -123,7 +123,7 @@ for (const theme of ['light', 'dark']) {
           if (table.rows !== expected) problems.push(`${name} chart ${i}: table has ${table.rows} rows for ${expected} points`);
         }
       }
-      if (process.env.KERNEL_LENS_SCREENSHOTS) await screenshot({ screenshot: (o) => page.screenshot({ ...o, fullPage: true }) }, `access-${name}-${theme}`);
+      await screenshot({ screenshot: (o) => page.screenshot({ ...o, fullPage: true }) }, `access-${name}-${theme}`);
       for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     }
     await page.context().close();

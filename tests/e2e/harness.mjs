@@ -152,8 +152,14 @@ export async function scrollToFigure(page, sectionId, timeout = 15000) {
   throw new Error(`the figure of #${sectionId} did not mount within ${timeout} ms of scrolling to it`);
 }
 
-/// Saves a screenshot to build/screenshots/<name>.png (for reading, not asserting).
+/// Whether this run saves the screenshots for reading (KERNEL_LENS_SCREENSHOTS=1): a run that only
+/// checks skips them, since no test compares them and each costs an encode.
+export const SCREENSHOTS = Boolean(process.env.KERNEL_LENS_SCREENSHOTS);
+
+/// Saves a screenshot to build/screenshots/<name>.png (for reading, not asserting) when SCREENSHOTS
+/// is set; returns its path, or null.
 export async function screenshot(target, name) {
+  if (!SCREENSHOTS) return null;
   const path = fileURLToPath(new URL(`../../build/screenshots/${name}.png`, import.meta.url));
   await target.screenshot({ path });
   return path;

@@ -94,7 +94,7 @@ test('the bias axis shows the hat of f̂: its chart draws unhinted text, which k
   // Chromium's hinted 12 px glyphs drop the hat over f (see the screenshot local-linear-bias-axis);
   // unhinted ('geometricPrecision') text keeps it.
   assert.equal(await canvas.evaluate((c) => c.getContext('2d').textRendering), 'geometricPrecision');
-  await canvas.screenshot({ path: new URL('../../build/screenshots/local-linear-bias-axis.png', import.meta.url).pathname });
+  await screenshot(canvas, 'local-linear-bias-axis');
   assert.deepEqual(errors, []);
 });
 

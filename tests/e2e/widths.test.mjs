@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { auditLayout } from './layout-audit.mjs';
-import { embedPath, figuresDrawn, nextFrames, openSite, screenshot } from './harness.mjs';
+import { embedPath, figuresDrawn, nextFrames, openSite, screenshot, SCREENSHOTS } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 const WIDTHS = [1100, 620, 360];
@@ -44,7 +44,7 @@ for (const theme of THEMES) {
       for (const width of WIDTHS) {
         if (width !== WIDTHS[0]) await resize(page, width);
         for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
-        if (process.env.KERNEL_LENS_SCREENSHOTS) await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
+        await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
       }
       for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     }
@@ -92,7 +92,7 @@ for (const { name, path, theme } of PAGES) {
     for (const width of WIDTHS) {
       if (width !== WIDTHS[0]) await resize(page, width);
       for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
-      if (process.env.KERNEL_LENS_SCREENSHOTS) {
+      if (SCREENSHOTS) {
         await page.evaluate(() => scrollTo(0, 0));
         await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
       }
