@@ -17,7 +17,7 @@ async function firstMapDrawn(page) {
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

@@ -12,7 +12,7 @@ const [chapterSample, otherSample] = fixture.selection;
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

@@ -9,7 +9,7 @@ import { loadKernelLens } from '../wasm/load.mjs';
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();
@@ -192,6 +192,8 @@ test('the noisy worlds behind the table: curves and one query\'s spread, the cor
   // Open once the histogram is drawn (its series in the chart's description).
   await page.waitForFunction(() => /1,000 worlds/.test(document.querySelectorAll('.kl-audit-worlds canvas')[1]?.getAttribute('aria-label') ?? ''), null, { timeout: 30000 });
   await data.locator('summary').click();
+  // The table's rows are written when it opens.
+  await data.locator('tbody tr th:text-is("1,000 worlds")').first().waitFor();
   const heights = await data.locator('tbody tr').evaluateAll((rows) =>
     rows.filter((row) => row.cells[0]?.textContent === '1,000 worlds').map((row) => Number(row.cells[2]?.textContent?.replace('−', '-'))),
   );

@@ -6,7 +6,7 @@ import { embedPath, openSite, screenshot, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

@@ -10,7 +10,7 @@ const fixture = JSON.parse(await readFile(new URL('./fixtures/export.json', impo
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

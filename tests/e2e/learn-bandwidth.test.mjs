@@ -11,7 +11,7 @@ let site;
 let kl;
 let data;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
   kl = await loadKernelLens();
   data = kl.chapterDataset();
 });

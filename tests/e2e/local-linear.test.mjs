@@ -9,7 +9,7 @@ import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harn
 let site;
 let kl;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
   kl = await loadKernelLens();
 });
 after(async () => {

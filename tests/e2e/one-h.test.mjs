@@ -10,7 +10,7 @@ import { openSite, scrollToFigure, waitForText } from './harness.mjs';
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

@@ -14,7 +14,7 @@ import { widgetNames } from './widget-list.mjs';
 let site;
 let work;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
   work = await mkdtemp(join(tmpdir(), 'kernel-lens-print-'));
 });
 after(async () => {

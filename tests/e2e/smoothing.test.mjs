@@ -12,7 +12,7 @@ const figure = (page) => page.locator('.kl-widget[data-widget="smoothing"]');
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

@@ -20,7 +20,7 @@ async function mapsDrawn(page) {
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();

@@ -6,7 +6,7 @@ import { afterDrawn, embedPath, openSite, screenshot, waitForText } from './harn
 
 let site;
 before(async () => {
-  site = await openSite();
+  site = await openSite({ shareContexts: true });
 });
 after(async () => {
   await site?.close();
