@@ -23,7 +23,9 @@ recipes_pid=""
 # On any exit: stop a background install still running, and print the time each phase took.
 finish() {
   local status=$?
-  [ -n "$recipes_pid" ] && kill "$recipes_pid" 2>/dev/null
+  # (An if, not `&&`: a kill that finds the install already ended must not end this trap early
+  # under set -e, or a failed run would not print its phases.)
+  if [ -n "$recipes_pid" ]; then kill "$recipes_pid" 2>/dev/null || true; fi
   phase ""
   echo "== time per phase (total $((SECONDS - started)) s, exit status $status) =="
   printf '%s\n' "${timings[@]}"
