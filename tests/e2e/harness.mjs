@@ -224,7 +224,7 @@ export async function afterDrawn(figure, action, timeout = 15000) {
   return drawnCount(figure);
 }
 
-/// Waits until every figure mounted on the page has drawn and none has work under way (the
+/// Waits until every figure mounted on the page (or in a frame) has drawn and none has work under way (the
 /// full page mounts figures as the reader nears them: this speaks of those mounted, at least
 /// `atLeast` of them: 0 where none may have mounted yet).
 export async function figuresDrawn(page, timeout = 30000, atLeast = 1) {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, scrollToFigure, waitForText } from './harness.mjs';
+import { embedPath, figuresDrawn, openSite, scrollToFigure, waitForText } from './harness.mjs';
 import { INJECTIONS, randomStrings } from '../unit/hostile-values.mjs';
 import { widgetNames } from './widget-list.mjs';
 
@@ -39,51 +39,27 @@ test('widget parameters are discovered from the source', () => {
   assert.ok(widgets.find((w) => w.name === 'lookup')?.params.includes('h'));
 });
 
-/// Loads `urls` as iframes of one page (same origin, so their documents can be read) and resolves,
-/// for each, when its figure has drawn with no work under way: what a reader of each embed sees.
-/// One page with many frames costs far less than one navigation per value (the frames share the
-/// page's process and its compiled scripts and modules), and each frame parses its own address.
-async function loadFrames(page, urls, timeout = 60000) {
-  await page.evaluate(
-    ({ urls, timeout }) =>
-      new Promise((resolve, reject) => {
-        document.body.replaceChildren();
-        const timer = setTimeout(() => reject(new Error(`frames not drawn within ${timeout} ms: ${pending()}`)), timeout);
-        const frames = urls.map((url) => {
-          const frame = document.createElement('iframe');
-          frame.style.cssText = 'width: 900px; height: 700px; border: 0; display: block';
-          frame.src = url;
-          document.body.append(frame);
-          return frame;
-        });
-        const drawn = (frame) => {
-          const figure = frame.contentDocument?.querySelector('figure.kl-widget');
-          return Boolean(figure && Number(figure.dataset.klDrawn ?? 0) > 0 && !figure.hasAttribute('data-kl-busy'));
-        };
-        const pending = () => frames.filter((frame) => !drawn(frame)).map((frame) => frame.src).join(', ');
-        // Each frame's figure is watched from the frame's own load on: its drawn count and busy
-        // flag are attributes, so a MutationObserver sees the moment it has drawn.
-        let left = frames.length;
-        const done = () => {
-          if (--left > 0) return;
-          clearTimeout(timer);
-          resolve();
-        };
-        for (const frame of frames) {
-          frame.addEventListener('load', () => {
-            const document = frame.contentDocument;
-            if (drawn(frame)) return done();
-            const observer = new MutationObserver(() => {
-              if (!drawn(frame)) return;
-              observer.disconnect();
-              done();
-            });
-            observer.observe(document, { attributes: true, childList: true, subtree: true, attributeFilter: ['data-kl-drawn', 'data-kl-busy'] });
-          }, { once: true });
-        }
+/// Loads `urls` as iframes of one page and returns their frames once each figure has drawn (the
+/// harness's figuresDrawn, in each frame): one page with many frames costs far less than one
+/// navigation per value (the frames share the page's process and its compiled code), and each
+/// frame parses its own address.
+async function loadFrames(page, urls) {
+  await page.evaluate((urls) => {
+    document.body.replaceChildren(
+      ...urls.map((url) => {
+        const frame = document.createElement('iframe');
+        frame.style.cssText = 'width: 900px; height: 700px; border: 0; display: block';
+        frame.src = url;
+        return frame;
       }),
-    { urls, timeout },
-  );
+    );
+  }, urls);
+  const frames = await Promise.all(urls.map(async (url, i) => (await page.locator('iframe').nth(i).elementHandle()).contentFrame()));
+  await Promise.all(frames.map(async (frame, i) => {
+    await frame.waitForURL(urls[i], { timeout: 60000 });
+    await figuresDrawn(frame, 60000);
+  }));
+  return frames;
 }
 
 // Every value against every schema is tests/unit/hostile-params.test.mjs; here each figure's page
@@ -102,21 +78,20 @@ for (const widget of widgets) {
     assert.ok(INJECTIONS.length >= 5 && INJECTIONS.every((value) => covered.has(value)), `${covered.size} values on the pages`);
     const { page, errors } = await site.newPage('embed.html?widget=none');
     const urls = rounds.map((values) => new URL(embedPath(widget.name, Object.fromEntries(widget.params.map((name, j) => [name, values[j]]))), site.url).href);
-    await loadFrames(page, urls);
-    const seen = await page.evaluate(
-      (name) =>
-        [...document.querySelectorAll('iframe')].map((frame) => {
-          const document = frame.contentDocument;
+    const frames = await loadFrames(page, urls);
+    const seen = await Promise.all(
+      frames.map((frame) =>
+        frame.evaluate((name) => {
           const figure = document.querySelector(`figure.kl-widget[data-widget="${name}"]`);
           return {
             figure: Boolean(figure),
             notes: [...document.querySelectorAll('.kl-widget__note')].map((note) => note.textContent).join(' '),
-            pwned: frame.contentWindow.__pwned,
+            pwned: window.__pwned,
             injected: figure ? figure.querySelectorAll('script, img[src="x"]').length : -1,
             shownErrors: document.querySelectorAll('.kl-widget__error:not([hidden])').length,
           };
-        }),
-      widget.name,
+        }, widget.name),
+      ),
     );
     assert.equal(seen.length, rounds.length);
     rounds.forEach((values, i) => {
