@@ -29,8 +29,9 @@ const BOUNDARY_KB = 2;
 /// The page may exceed the limit above by what every student's access costs (docs/accessibility.md):
 /// one spoken sentence per change, the lookup's keyboard fields, a keyboard stop with a summary and
 /// a data table for every chart and heat map (3.7 + 3.2 kB, measured when they were added); and by
-/// the chapter's whole text, now in index.html (3.1 → 8.7 kB) where figures' notes had stood.
-const ACCESS_KB = 7;
+/// the chapter's whole text, now in index.html (3.1 → 8.7 kB) where figures' notes had stood; and
+/// reflow at 320 px (list fields that wrap, numbers kept whole in sentences: 0.4 kB).
+const ACCESS_KB = 7.5;
 /// The core module carries OLS in the arithmetic order of the chapter's np.linalg.solve route (so its
 /// weights are NumPy's bits), compiled at the cold level: 1.1 kB over what it weighed before.
 const OLS_ROUTE_KB = 1.5;

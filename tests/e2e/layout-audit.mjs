@@ -66,7 +66,7 @@ export function auditLayout() {
     problems.push(`clipped ${overflowing.join('/')} by ${by}: ${describe(element)}`);
   }
 
-  for (const input of document.querySelectorAll('input[type="text"], input:not([type])')) {
+  for (const input of document.querySelectorAll('input[type="text"], input:not([type]), textarea')) {
     if (visible(input) && input.scrollWidth > input.clientWidth + 1) {
       problems.push(`input text cut by ${input.scrollWidth - input.clientWidth} px: ${describe(input)} "${input.value.slice(0, 40)}"`);
     }

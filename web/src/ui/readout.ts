@@ -28,3 +28,27 @@ export function setText(element: Element, text: string): void {
     element.textContent = text;
   }
 }
+
+/// A number in scientific notation ("2.43e-233", "-1.5e+07"): its hyphen must not break a line.
+const SCIENTIFIC = /(-?\d+(?:\.\d+)?e[-+]\d+)/;
+
+/// Sets a sentence's text as `setText` does, with each number in scientific notation kept on one
+/// line (a `.kl-number` span): a browser may otherwise break "2.43e-" / "233" at the hyphen in a
+/// narrow figure.
+export function setSentence(element: Element, text: string): void {
+  if (element.textContent === text) return;
+  const parts = text.split(SCIENTIFIC);
+  if (parts.length === 1) {
+    setText(element, text);
+    return;
+  }
+  element.replaceChildren(
+    ...parts.map((part, i) => {
+      if (i % 2 === 0) return part;
+      const number = document.createElement('span');
+      number.className = 'kl-number';
+      number.textContent = part;
+      return number;
+    }),
+  );
+}

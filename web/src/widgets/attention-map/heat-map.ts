@@ -2,7 +2,7 @@
 /// highlighted row), the colour range, and the shapes and row-sum error under it.
 import { evenTickIndices, Heatmap, type HeatmapTick, type HeatScale } from '../../charts/heatmap';
 import { fixed, pending, scientific } from '../../ui/format';
-import { liveReadout, setText, testNode } from '../../ui/readout';
+import { liveReadout, setSentence, setText, testNode } from '../../ui/readout';
 import type { MapFrame } from './frame';
 
 /// The most image pixels per side asked of the core before the plot has been laid out.
@@ -57,7 +57,7 @@ export function mapView(initial: { h: number; scale: HeatScale }): MapView {
   // Until the core answers, every line is there with blanks of about its numbers' widths: their
   // arrival moves nothing (no layout shift).
   setText(title, `Fixed attention matrix, h = ${fixed(initial.h, 2)}`);
-  setText(range, pending('Linear colour scale: black = 0.00e-000, the smallest weight (0 to four decimals); brightest = 0.0000, the largest. Each row’s weights sum to 1. At h = 0.00 no weight underflows: the smallest is 0.00e-000 > 0.'));
+  setSentence(range, pending('Linear colour scale: black = 0.00e-000, the smallest weight (0 to four decimals); brightest = 0.0000, the largest. Each row’s weights sum to 1. At h = 0.00 no weight underflows: the smallest is 0.00e-000 > 0.'));
   setText(shapes, pending('Q (00, 0), K (00, 0), V (00, 0), A (00, 00), AV (00, 0)'));
   setText(rowSumError, pending('0.00e-00'));
 
@@ -95,7 +95,7 @@ export function mapView(initial: { h: number; scale: HeatScale }): MapView {
     const underflow = zeros
       ? ` At h = ${fixed(frame.h, 2)} some weights underflow to exactly 0${frame.scale === 'log' ? ' (grey cells)' : ' (switch to the log scale to see them grey)'}.`
       : ` At h = ${fixed(frame.h, 2)} no weight underflows: the smallest is ${scientific(low)} > 0.`;
-    setText(range, colours + underflow);
+    setSentence(range, colours + underflow);
   }
 
   return { element, heatmap, imageSize, draw };

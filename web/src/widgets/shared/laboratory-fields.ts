@@ -34,7 +34,9 @@ export const laboratoryParams = {
 
 export interface Field<P extends FieldSpec> {
   element: HTMLLabelElement;
-  input: HTMLInputElement;
+  /// A one-line input for a number; for a list, a text area that wraps its value at the figure's
+  /// width (WCAG 1.4.10: a list of sixteen bandwidths never scrolls out of view at 320 px).
+  input: HTMLInputElement | HTMLTextAreaElement;
   /// Shows `value` without firing onCommit.
   set(value: ValueOf<P>): void;
 }
@@ -52,36 +54,57 @@ export interface FieldOptions<P extends FieldSpec> {
   size?: number;
 }
 
+/// Whether the browser sizes a text area to its text (CSS field-sizing: content).
+const SIZES_TO_CONTENT = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
+
 function show(spec: FieldSpec, value: unknown): string {
   return spec.kind === 'numbers' ? (value as number[]).join(', ') : String(value);
 }
 
-/// `<label class="kl-control kl-field">caption <input class="kl-input"></label>`.
+/// `<label class="kl-control kl-field">caption <input class="kl-input"></label>` (a `<textarea>` for a list).
 export function field<P extends FieldSpec>(options: FieldOptions<P>): Field<P> {
   const element = document.createElement('label');
   element.className = 'kl-field';
   const caption = document.createElement('span');
   caption.className = 'kl-field__caption';
   setText(caption, options.label);
-  const input = document.createElement('input');
-  input.type = 'text';
-  input.className = 'kl-input';
-  input.inputMode = options.spec.kind === 'numbers' ? 'text' : 'decimal';
+  const list = options.spec.kind === 'numbers';
+  const input = list ? document.createElement('textarea') : document.createElement('input');
+  if (input instanceof HTMLInputElement) input.type = 'text';
+  else input.rows = 1;
+  input.className = list ? 'kl-input kl-input--list' : 'kl-input';
+  input.inputMode = list ? 'text' : 'decimal';
   input.spellcheck = false;
-  /// The field is as wide as its text (never narrower than `size`), so a list is never cut off.
+  /// The field is as wide as its text (never narrower than `size`), so a list is never cut off;
+  /// a list wraps once it reaches the figure's width (CSS field-sizing, or its height set here
+  /// where the browser has none).
   const fit = (): void => {
-    input.size = Math.max(options.size ?? 8, input.value.length + 1);
+    const width = Math.max(options.size ?? 8, input.value.length + 1);
+    if (input instanceof HTMLInputElement) {
+      input.size = width;
+      return;
+    }
+    input.cols = width;
+    if (!SIZES_TO_CONTENT) {
+      input.style.height = 'auto';
+      input.style.height = `${input.scrollHeight + 2}px`;
+    }
   };
   input.addEventListener('input', fit);
   input.setAttribute('aria-label', options.label);
   element.append(caption, input);
+  /// The text last committed: Enter commits a list, and the change on leaving it then does not
+  /// commit it twice.
+  let committed = '';
   const set = (value: ValueOf<P>): void => {
     input.value = show(options.spec, value);
+    committed = input.value;
     input.removeAttribute('aria-invalid');
     fit();
   };
   set(options.value);
-  input.addEventListener('change', () => {
+  const commit = (): void => {
+    if (input.value === committed && !input.hasAttribute('aria-invalid')) return;
     const text = input.value.replace(/\s+/g, '');
     const value = parseParam(options.spec, text) as ValueOf<P> | null;
     if (value === null) {
@@ -89,8 +112,18 @@ export function field<P extends FieldSpec>(options: FieldOptions<P>): Field<P> {
       options.onRefuse(`${options.label} = “${input.value}” is refused: expected ${describeParam(options.spec)}.`);
       return;
     }
+    committed = input.value;
     input.removeAttribute('aria-invalid');
     options.onCommit(value);
+  };
+  input.addEventListener('change', commit);
+  // A list is a text area, where Enter would start a new line: it commits, as in a one-line field.
+  const box: HTMLElement = input;
+  box.addEventListener('keydown', (event) => {
+    if (list && event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      commit();
+    }
   });
   return { element, input, set };
 }

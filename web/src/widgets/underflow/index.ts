@@ -108,6 +108,8 @@ export default defineWidget({ name: 'underflow', ...meta, params, prose }, (host
   const naiveDenominator = testNode('strong', 'naive-denominator');
   const naiveFinite = testNode('strong', 'naive-finite');
   const naiveWeights = testNode('strong', 'naive-weights');
+  // A phrase, not a number: it may wrap between its words in a narrow figure.
+  naiveWeights.className = 'kl-words';
   const stableSum = testNode('strong', 'stable-sum');
   const nearestKey = testNode('strong', 'nearest-key');
 
