@@ -1,8 +1,9 @@
 // Every figure when every part of the core is slow to arrive (each figure waiting for one says
-// what it is loading, then draws), and when a part is slow and then fails to arrive once (the
+// what it is loading, then draws), and when a part fails to arrive once, slowly or at once (the
 // core's or the laboratory's wasm or script, the worker's script), then arrives: while it is slow
 // the waiting figures say what they load; then each figure names what failed (never as a refusal
-// of the reader's input), offers Retry, and draws after one Retry, with no uncaught error. All
+// of the reader's input), offers Retry, and draws after one Retry, with no uncaught error and no
+// figure left waiting for data. All
 // seventeen figures share one host page, as course notes with many figures do.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -49,6 +50,7 @@ const figureStates = (page) =>
         busy: frame?.hasAttribute('data-kl-busy') ?? true,
         error: error && !error.hidden ? error.textContent : null,
         loading: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].map((note) => note.textContent).find((text) => text.startsWith('Loading ')) ?? null,
+        waiting: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].filter((note) => !note.hidden).map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
         retry: Boolean(error && !error.hidden && error.querySelector('.kl-widget__retry')),
       };
     }),
@@ -101,48 +103,127 @@ test('every part slow: each figure waiting says what it is loading, and draws on
   await context.close();
 });
 
+/// A page in a context of its own, 1000 px wide and `height` tall, collecting uncaught errors and
+/// console errors (not the browser's line for the failed request itself).
+async function faultPage(height) {
+  const context = await hosted.browser.newContext({ viewport: { width: 1000, height } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
+  });
+  return { context, page, errors };
+}
+
+/// How a part fails to arrive once: its first request slow (held until every waiting figure says
+/// what it waits for, so that requests queue behind it), then failing; or every request of the
+/// page's load failing at once (so that a figure's requests for other parts, which arrive, settle
+/// after its failure).
+const FAILURES = ['is slow, then fails once', 'fails once at once'];
+
 for (const [part, pattern] of Object.entries(PARTS)) {
-  test(`${part} is slow, then fails once: every figure that needs it says so, offers Retry, and draws after it`, async () => {
-    const context = await hosted.browser.newContext({ viewport: { width: 1000, height: 40000 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => {
-      // The failed request itself is the browser's line, not the page's.
-      if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
-    });
-    // The first request is slow (held until every figure waiting for it has said what it waits
-    // for, so that requests queue behind it), then fails.
-    let failures = 0;
-    let held;
-    const arrived = new Promise((resolve) => (held = resolve));
-    await page.route(pattern, (route) => (failures++ === 0 ? held(route) : route.continue()));
-    await page.goto(`${hosted.host.url}index.html`);
-    const slow = await arrived;
-    const waiting = await until(page, (states) => states.some((s) => s.drawn === 0) && states.filter((s) => s.drawn === 0).every((s) => s.loading && !s.error), `${part} slow: not every waiting figure says so`);
-    for (const s of waiting.filter((w) => w.drawn === 0)) assert.match(s.loading, LOADING[part], `${s.widget}: ${s.loading}`);
-    await slow.abort('connectionfailed');
-    const first = await until(page, (states) => states.every((s) => s.drawn >= 1 && !s.busy) && states.some((s) => s.error), 'figures never settled with an explanation');
-    assert.ok(failures >= 1, `${part} was never requested`);
-    // Every figure that explains the failure names what failed, offers Retry, and draws after one
-    // Retry (a figure whose request waited longer may say so a little later).
-    const before = Object.fromEntries(first.map((s) => [s.widget, s.drawn]));
-    const retried = new Set();
-    const recovered = (states) => states.every((s) => !s.error && !s.busy && (s.drawn > before[s.widget] || !retried.has(s.widget)));
-    for (let frames = 0; ; frames++) {
-      const states = await figureStates(page);
-      if (recovered(states)) break;
-      assert.ok(frames < 3000, `not every figure recovered after Retry (${[...retried]}): ${JSON.stringify(states)}`);
-      for (const s of states.filter((state) => state.error && !retried.has(state.widget))) {
-        assert.doesNotMatch(s.error, /is refused/, `${s.widget} calls the load failure a refusal: ${s.error}`);
-        assert.match(s.error, /could not be/, `${s.widget}: ${s.error}`);
-        assert.ok(s.retry, `${s.widget} offers no Retry`);
-        retried.add(s.widget);
-        await page.locator(`kernel-lens-figure[widget="${s.widget}"]`).locator('.kl-widget__retry').click();
+  for (const failure of FAILURES) {
+    test(`${part} ${failure}: every figure that needs it says so, offers Retry, and draws after it`, async () => {
+      const { context, page, errors } = await faultPage(40000);
+      let failures = 0;
+      let held;
+      const arrived = new Promise((resolve) => (held = resolve));
+      const slowly = failure === FAILURES[0];
+      // At once: every request for the part during the page's load fails (each figure that asks
+      // for it meets the failure, beside its requests for parts that arrive), until the figures
+      // have settled with their explanations.
+      let failing = true;
+      await page.route(pattern, (route) => {
+        if (slowly ? failures++ > 0 : !failing) return route.continue();
+        if (slowly) return held(route);
+        failures++;
+        return route.abort('connectionfailed');
+      });
+      await page.goto(`${hosted.host.url}index.html`);
+      if (slowly) {
+        const slow = await arrived;
+        const waiting = await until(page, (states) => states.some((s) => s.drawn === 0) && states.filter((s) => s.drawn === 0).every((s) => s.loading && !s.error), `${part} slow: not every waiting figure says so`);
+        for (const s of waiting.filter((w) => w.drawn === 0)) assert.match(s.loading, LOADING[part], `${s.widget}: ${s.loading}`);
+        await slow.abort('connectionfailed');
       }
-      await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => next())));
+      const first = await until(page, (states) => states.every((s) => s.drawn >= 1 && !s.busy) && states.some((s) => s.error), 'figures never settled with an explanation');
+      failing = false;
+      assert.ok(failures >= 1, `${part} was never requested`);
+      // Every figure that explains the failure names what failed, offers Retry, and draws after one
+      // Retry (a figure whose request waited longer may say so a little later). A figure left
+      // waiting for data with no error and no Retry has not recovered.
+      const before = Object.fromEntries(first.map((s) => [s.widget, s.drawn]));
+      const retried = new Set();
+      const recovered = (states) => states.every((s) => !s.error && !s.busy && !s.waiting && (s.drawn > before[s.widget] || !retried.has(s.widget)));
+      for (let frames = 0; ; frames++) {
+        const states = await figureStates(page);
+        if (recovered(states)) break;
+        assert.ok(frames < 3000, `not every figure recovered after Retry (${[...retried]}): ${JSON.stringify(states)}`);
+        for (const s of states.filter((state) => state.error && !retried.has(state.widget))) {
+          assert.doesNotMatch(s.error, /is refused/, `${s.widget} calls the load failure a refusal: ${s.error}`);
+          assert.match(s.error, /could not be/, `${s.widget}: ${s.error}`);
+          assert.ok(s.retry, `${s.widget} offers no Retry`);
+          retried.add(s.widget);
+          await page.locator(`kernel-lens-figure[widget="${s.widget}"]`).locator('.kl-widget__retry').click();
+        }
+        await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => next())));
+      }
+      assert.ok(retried.size >= 1);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}
+
+/// An embed's figure: its drawn count, busy mark, visible error, Retry and "Waiting …" note.
+const embedState = (page) =>
+  page.evaluate(() => {
+    const frame = document.querySelector('figure.kl-widget');
+    const error = frame?.querySelector('.kl-widget__error');
+    return {
+      drawn: Number(frame?.dataset.klDrawn ?? 0),
+      busy: frame?.hasAttribute('data-kl-busy') ?? true,
+      error: error && !error.hidden ? error.textContent : null,
+      retry: Boolean(error && !error.hidden && error.querySelector('.kl-widget__retry')),
+      waiting: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
+    };
+  });
+
+for (const part of ['core wasm', 'lab wasm']) {
+  test(`each figure embedded alone: ${part} fails once at load, the figure says so until Retry, then draws`, async () => {
+    const { context, page, errors } = await faultPage(3000);
+    // Each visit's first request for the part fails; the figure's other requests arrive.
+    let requests = 0;
+    await page.route(PARTS[part], (route) => (requests++ === 0 ? route.abort('connectionfailed') : route.continue()));
+    const stuck = [];
+    let explained = 0;
+    assert.equal(widgetNames.length, 17);
+    for (const name of widgetNames) {
+      requests = 0;
+      await page.goto(`${hosted.site.url}embed.html?widget=${name}`);
+      const settled = async (done, what) => {
+        for (let frames = 0; frames < 3000; frames++) {
+          const state = await embedState(page);
+          if (done(state)) return state;
+          await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => next())));
+        }
+        throw new Error(`${name}: ${what}: ${JSON.stringify(await embedState(page))}`);
+      };
+      const first = await settled((s) => s.drawn >= 1 && !s.busy, 'never settled');
+      if (first.error) {
+        explained++;
+        assert.match(first.error, /could not be/, `${name}: ${first.error}`);
+        assert.ok(first.retry, `${name} offers no Retry`);
+        await page.locator('.kl-widget__retry').click();
+        await settled((s) => s.drawn > first.drawn && !s.busy && !s.error, 'did not draw after Retry');
+      }
+      // Settled with no error: nothing may still wait for data that failed to arrive.
+      const last = await embedState(page);
+      if (last.waiting || last.error) stuck.push(`${name}: ${last.waiting ?? last.error}`);
     }
-    assert.ok(retried.size >= 1);
+    assert.deepEqual(stuck, []);
+    assert.ok(explained >= 1, `no figure met the ${part}'s failure`);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -142,7 +142,8 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
       const attempt = (): void => {
         this.track(this.bridge.run(calls, signal)).then(
           (results) => {
-            this.clearError('run');
+            // Another run that failed still waits for its Retry: its error and button stay.
+            if (this.retries.length === 0) this.clearError('run');
             resolve(results);
           },
           (error: unknown) => {
