@@ -2,7 +2,7 @@
 // no inline script, nothing fetched from another origin, no violation reported, no console error.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, waitForText } from './harness.mjs';
+import { embedPath, openHostedSite, openSite, waitForText } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 export const STRICT_CSP = [
@@ -98,15 +98,63 @@ for (const { missing, policy, expected } of [
     expected: /could not be downloaded: the page's Content-Security-Policy blocks it \(connect-src\); the page must allow http:\/\/127\.0\.0\.1:\d+ in connect-src/,
   },
 ]) {
-  test(`a policy without ${missing}: the figure names the directive, not the connection or the file`, async () => {
+  test(`a policy without ${missing}: the figure names the directive, not the connection or the file, and the console says it once`, async () => {
     const strict = await openSite({ headers: { 'content-security-policy': policy } });
     try {
-      const { page } = await strict.newPage(embedPath('lookup'));
+      const { page } = await strict.newPage('about:blank');
+      const warnings = [];
+      page.on('console', (line) => {
+        if (line.type() === 'warning' && line.text().startsWith('Kernel Lens:')) warnings.push(line.text());
+      });
+      await page.goto(strict.url + embedPath('lookup'));
       const message = await waitForText(page.locator('.kl-widget__error'), /could not be/);
       assert.match(message, expected);
       assert.doesNotMatch(message, /check the connection|corrupt/);
+      // A second failure of the same kind (Retry) gives the figure's message again, not the console's.
+      await page.locator('.kl-widget__retry').click();
+      await waitForText(page.locator('.kl-widget__error'), /could not be/);
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0], /docs\/embedding\.md/);
+      assert.match(warnings[0].replace(/^Kernel Lens: /, ''), new RegExp(expected.source.replace(/^could not be (compiled|downloaded): /, '')));
     } finally {
       await strict.close();
     }
   });
 }
+
+/// A host page on another origin whose policy blocks the loader itself (script-src 'self'): no
+/// script of ours runs, so the element's own text (as the copied snippet carries it) says what to
+/// allow; where the loader runs, that text is replaced by the figure.
+test("a host policy that blocks the loader: the element's text says what to allow, and is gone once the figure loads", async () => {
+  const element = (siteUrl) =>
+    `<script type="module" src="${siteUrl}kernel-lens.js"></script>
+<kernel-lens-figure widget="lookup">Kernel Lens figure: loading ${siteUrl}kernel-lens.js. If this stays, the page's Content-Security-Policy must allow ${siteUrl.replace(/\/$/, '')} in script-src.</kernel-lens-figure>`;
+  const page = (siteUrl, policy) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${policy}<title>Notes</title></head>
+<body><h1>Notes</h1>${element(siteUrl)}</body></html>`;
+  const hosted = await openHostedSite({
+    'blocked.html': (siteUrl) => page(siteUrl, `<meta http-equiv="Content-Security-Policy" content="script-src 'self'">`),
+    'open.html': (siteUrl) => page(siteUrl, ''),
+  });
+  try {
+    const context = await hosted.browser.newContext();
+    const tab = await context.newPage();
+    const blocked = new Promise((resolve) => tab.on('console', (line) => /kernel-lens\.js/.test(line.text()) && resolve(line.text())));
+    await tab.goto(`${hosted.host.url}blocked.html`);
+    await blocked;
+    const text = tab.locator('kernel-lens-figure');
+    assert.ok(await text.isVisible(), 'the text shows where the loader is blocked');
+    assert.match(await text.innerText(), /must allow http:\/\/127\.0\.0\.1:\d+ in script-src/);
+
+    await tab.goto(`${hosted.host.url}open.html`);
+    const figure = tab.locator('kernel-lens-figure');
+    await figure.evaluate((node) => node.ready);
+    assert.equal(await figure.getByTestId('prediction').textContent(), '2.7412');
+    // The light-DOM text is not rendered beside the figure, nor in the accessibility tree.
+    assert.equal(await figure.evaluate((node) => [...node.childNodes].some((child) => child.nodeType === 3 && (() => { const range = document.createRange(); range.selectNodeContents(child); return range.getClientRects().length > 0; })())), false);
+    const snapshot = await tab.locator('body').ariaSnapshot();
+    assert.doesNotMatch(snapshot, /If this stays/);
+    await context.close();
+  } finally {
+    await hosted.close();
+  }
+});

@@ -78,7 +78,7 @@ test('Copy embed code offers the custom element and a self-sizing iframe without
   const element = await copyEmbed(page, page, 'Custom element', read);
   assert.equal(
     element,
-    `<script type="module" src="${site.url}kernel-lens.js"></script>\n<kernel-lens-figure widget="lookup" h="0.8"></kernel-lens-figure>`,
+    `<script type="module" src="${site.url}kernel-lens.js"></script>\n<kernel-lens-figure widget="lookup" h="0.8">Kernel Lens figure: loading ${site.url}kernel-lens.js. If this stays, the page's Content-Security-Policy must allow ${site.url.replace(/\/$/, '')} in script-src.</kernel-lens-figure>`,
   );
 
   const code = await copyEmbed(page, page, 'iframe', read);

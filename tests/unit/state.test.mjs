@@ -108,6 +108,13 @@ test('the state serialises only what differs from the defaults, and reads back t
   const params = state.serializeState(SCHEMA, { h: 0.2, q: 3.5, keys: [1, 2], band: false });
   assert.equal(params.toString(), 'h=0.2&keys=1%2C2');
   assert.deepEqual(state.parseState(SCHEMA, params).state, { h: 0.2, q: 3.5, keys: [1, 2], band: false });
+  // A value the address could not give back (an emptied typed field's NaN) is left out.
+  assert.equal(state.serializeState(SCHEMA, { h: Number.NaN, q: Number.NaN, keys: [1, 2], band: false }).toString(), 'keys=1%2C2');
+});
+
+test('notes end as one sentence, with no full stop after a question', () => {
+  assert.equal(state.noteSentence('Parameters with no effect', ['bandwith is not a parameter of this figure; did you mean bandwidth h (h)?']), 'Parameters with no effect: bandwith is not a parameter of this figure; did you mean bandwidth h (h)?');
+  assert.equal(state.noteSentence('Parameters with no effect', ['foo is not a parameter of this figure']), 'Parameters with no effect: foo is not a parameter of this figure.');
 });
 
 test('number formats print the digits the chapter prints', () => {

@@ -414,7 +414,7 @@ export class Bridge {
     }
     const error = new CoreError({
       name: 'Error',
-      message: `the core worker's script could not be started (${detail || 'no reason given'}); change any input to try again`,
+      message: `the core worker's script could not be started (${detail || 'no reason given'}); change any input to try again.`,
     });
     for (const entry of waiting) entry.reject(error);
   }

@@ -58,6 +58,6 @@ async function loadFactory(part: ModulePart): Promise<Factory> {
     const url = /https?:\/\/\S+/.exec(reason)?.[0] ?? '';
     const policy = url ? await blockedByPolicy(url, 'script') : null;
     if (policy) throw new Error(`${name} could not be loaded: ${policy} (docs/embedding.md lists what a host policy must allow)`);
-    throw new Error(`${name} could not be loaded (${reason}); change any input to try again`);
+    throw new Error(`${name} could not be loaded (${reason}); change any input to try again.`);
   }
 }

@@ -9,6 +9,18 @@ interface Violation {
 }
 
 const seen: Violation[] = [];
+/// The advice already given in the console (once per page for each).
+const advised = new Set<string>();
+
+/// `advice` (what the host's policy must allow), also said once in the console: a lecturer whose
+/// page blocks the core reads there what to add, beside the browser's own violation report.
+function advise(advice: string): string {
+  if (!advised.has(advice)) {
+    advised.add(advice);
+    console.warn(`Kernel Lens: ${advice} (docs/embedding.md, "Content-Security-Policy and accessibility", lists what a host policy must allow).`);
+  }
+  return advice;
+}
 let listening = false;
 
 /// Starts recording violations (on the page; a worker has no document and records nothing).
@@ -44,12 +56,12 @@ export async function blockedByPolicy(url: string, kind: 'connect' | 'script' | 
   if (!found) return null;
   const directive = found.directive.replace(/-(elem|attr)$/, '');
   const source = kind === 'worker' && found.blocked === 'blob' ? 'blob:' : origin;
-  return `the page's Content-Security-Policy blocks it (${found.directive}); the page must allow ${source} in ${directive}`;
+  return advise(`the page's Content-Security-Policy blocks it (${found.directive}); the page must allow ${source} in ${directive}`);
 }
 
 /// The message for a WebAssembly compilation the page's policy refused, or null for another failure.
 export function wasmBlockedByPolicy(error: unknown): string | null {
   const text = error instanceof Error ? error.message : String(error);
   if (!/unsafe-eval|Content Security Policy|CSP/i.test(text)) return null;
-  return "the page's Content-Security-Policy does not allow WebAssembly; the page must add 'wasm-unsafe-eval' to script-src";
+  return advise("the page's Content-Security-Policy does not allow WebAssembly; the page must add 'wasm-unsafe-eval' to script-src");
 }

@@ -25,7 +25,7 @@ const FACTORIES: Record<ModulePart, () => Promise<Factory>> = {
     );
     if (loaded.factory) return loaded.factory;
     const reason = loaded.error instanceof Error ? loaded.error.message : String(loaded.error);
-    throw new Error(`the script of the laboratory module could not be loaded in the worker (${reason}); change any input to try again`);
+    throw new Error(`the script of the laboratory module could not be loaded in the worker (${reason}); change any input to try again.`);
   },
 };
 const compiled = new Map<ModulePart, WebAssembly.Module>();

@@ -8,7 +8,7 @@ import { setSubheadingLevel } from '../ui/headings';
 import { mountWidget } from '../ui/host/host';
 import { nextTask, prepareMath, typeset } from '../ui/math-text';
 import { loadWidget, showUnknownWidget, widgetMetas, widgetNames } from '../widgets/registry';
-import { pageParamNotes, themeNote } from '../ui/state';
+import { noteSentence, pageParamNotes, themeNote } from '../ui/state';
 import { BEYOND_THE_CHAPTER } from '../ui/host/widget';
 import { showLiveValues } from '../ui/host/live-values';
 import {
@@ -97,7 +97,7 @@ const FIGURE_MARGIN = `${FIGURE_MARGIN_SCREENS * 100}% 0px`;
 /// (and once in the console, for the author of the link).
 function showPageNotes(page: HTMLElement, lines: readonly string[]): void {
   if (lines.length === 0) return;
-  const message = `Parameters with no effect: ${lines.join('; ')}.`;
+  const message = noteSentence('Parameters with no effect', lines);
   const note = document.createElement('p');
   note.className = 'kl-widget__note kl-page__note';
   note.setAttribute('role', 'note');

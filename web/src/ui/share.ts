@@ -86,12 +86,25 @@ const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /// The custom-element form: the loader script (once per page) and the element with the state
-/// as attributes.
+/// as attributes. The element's text shows only until the loader has run (the figure replaces
+/// it): where a host page's policy or the network blocks the loader, no script of ours runs to
+/// explain, so the text says what to allow.
 export function elementCode(scriptSrc: string, widget: string, params: URLSearchParams): string {
   const attributes = [`widget="${escapeAttribute(widget)}"`];
   for (const [key, value] of params) attributes.push(`${key.toLowerCase()}="${escapeAttribute(value)}"`);
   return `<script type="module" src="${escapeAttribute(scriptSrc)}"></script>
-<kernel-lens-figure ${attributes.join(' ')}></kernel-lens-figure>`;
+<kernel-lens-figure ${attributes.join(' ')}>${escapeAttribute(fallbackText(scriptSrc))}</kernel-lens-figure>`;
+}
+
+/// What a `<kernel-lens-figure>` says while its loader has not run.
+export function fallbackText(scriptSrc: string): string {
+  let origin = scriptSrc;
+  try {
+    origin = new URL(scriptSrc, location.href).origin;
+  } catch {
+    // A relative or unreadable address: named as given.
+  }
+  return `Kernel Lens figure: loading ${scriptSrc}. If this stays, the page's Content-Security-Policy must allow ${origin} in script-src.`;
 }
 
 /// The iframe form for `src`. With `loaderSrc` the loader script follows it and sizes the iframe

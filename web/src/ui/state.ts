@@ -284,12 +284,22 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/// URL parameters for `state`, leaving out values equal to their defaults.
+/// `lead` and the notes `lines` as one sentence: "lead: a; b." (no full stop after a closing "?").
+export function noteSentence(lead: string, lines: readonly string[]): string {
+  const text = `${lead}: ${lines.join('; ')}`;
+  return /[.?!]$/.test(text) ? text : `${text}.`;
+}
+
+/// URL parameters for `state`, leaving out values equal to their defaults, and values the figure
+/// would refuse on reading the address back (an emptied typed field holds NaN, which the core
+/// refuses by name: the address keeps no `q=NaN` that a reload would only report).
 export function serializeState<S extends Schema>(schema: S, state: StateOf<S>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [name, spec] of Object.entries(schema)) {
     const value = (state as Record<string, unknown>)[name];
-    if (!sameValue(value, spec.default)) params.set(name, formatParam(spec, value));
+    if (sameValue(value, spec.default)) continue;
+    const text = formatParam(spec, value);
+    if (parseParam(spec, text) !== null) params.set(name, text);
   }
   return params;
 }

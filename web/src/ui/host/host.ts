@@ -1,6 +1,6 @@
 /// Mounts a widget definition into a frame with its notes and error areas.
 import type { ShareTarget } from '../share';
-import { parseState, serializeState, type Schema } from '../state';
+import { noteSentence, parseState, serializeState, type Schema } from '../state';
 import { FigureHost } from './figure-host';
 import { toolbar } from './toolbar';
 import type { ExportTable, WidgetDefinition } from './widget';
@@ -153,11 +153,11 @@ export function mountWidget<S extends Schema>(
   );
 
   if (parsed.rejected.length > 0) {
-    host.note(`Invalid parameters fell back to their defaults: ${parsed.rejected.join('; ')}.`);
+    host.note(noteSentence('Invalid parameters fell back to their defaults', parsed.rejected));
   }
   const ignored = [...(options.pageNotes ?? []), ...parsed.ignored];
   if (ignored.length > 0) {
-    const message = `Parameters with no effect: ${ignored.join('; ')}.`;
+    const message = noteSentence('Parameters with no effect', ignored);
     host.note(message);
     // Once per figure, for the author reading the console rather than the page.
     console.warn(`Kernel Lens (${definition.name}): ${message}`);
