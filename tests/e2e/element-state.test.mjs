@@ -48,6 +48,11 @@ test('restyling, moving and re-inserting the element keep the reader’s h; a pa
     (element) => element.setAttribute('aria-describedby', 'notes'),
     (element) => element.setAttribute('data-v-7ba5bd90', ''),
     (element) => element.setAttribute('title', 'A lookup'),
+    // A framework's new id, then the page's own back (the locator finds the element by it).
+    (element) => {
+      element.id = 'renamed';
+      element.id = 'figure';
+    },
     (element) => document.querySelector('#second').append(element),
   ];
   for (const restyle of restyles) {

@@ -213,6 +213,21 @@ test('keyboard, kernel choice and table edits change the numbers; a bad cell is 
   );
   assert.equal(await formula.inputValue(), '1');
   assert.equal(await prediction.textContent(), edited);
+  // Empty, too large, and ten thousand digits: each refused by name (a long entry cut), the cell
+  // back to its value, the answer unchanged.
+  for (const [typed, reason] of [
+    ['', /is empty; expected a number/],
+    ['1e13', /"1e13" is too large; numbers must lie within ±1000000000000/],
+    ['9'.repeat(10000), /"9{8,40}…[^"]*" is too large/],
+  ]) {
+    await formula.fill(typed);
+    await formula.press('Enter');
+    const said = await waitForText(page.getByTestId('data-message'), reason);
+    assert.ok(said.endsWith(CELL_RESTORED), said);
+    assert.ok(said.length < 400, `the refused entry is cut in the message (${said.length} characters)`);
+    assert.equal(await formula.inputValue(), '1');
+    assert.equal(await prediction.textContent(), edited);
+  }
   assert.deepEqual(errors, []);
 });
 
@@ -313,7 +328,7 @@ function predictAt(keys, values, h, q) {
   return num / den;
 }
 
-test('5,000 rows (above 4,096) work, and the table, chart and read-outs switch together', async () => {
+test('5,000 rows (above 4,096) work, also with eight key columns, and the table, chart and read-outs switch together', async () => {
   const { page, errors } = await openWidget();
   // Watches the summary: whenever it changes, the read-outs must already belong to the same data.
   await page.evaluate(() => {
@@ -351,6 +366,12 @@ test('5,000 rows (above 4,096) work, and the table, chart and read-outs switch t
   const before = await page.getByTestId('prediction').textContent();
   await page.getByRole('slider', { name: /bandwidth/ }).press('ArrowLeft');
   await waitForText(page.getByTestId('prediction'), new RegExp(`^(?!${before.replace('.', '\\.')}$)-?\\d`), 60000);
+  assert.equal(await page.locator('.kl-widget__error:not([hidden])').count(), 0);
+  // The documented maximum: 5,000 rows of eight key columns.
+  const wide = Array.from({ length: 5000 }, (_, i) => [...Array.from({ length: 8 }, (_, c) => ((i * (c + 3)) % 997) / 99.7), Math.sin(i)].map((x) => x.toFixed(3)).join(','));
+  await useText(page, `${[...Array.from({ length: 8 }, (_, c) => `x${c + 1}`), 'y'].join(',')}\n${wide.join('\n')}\n`);
+  await waitForText(page.getByTestId('data-summary'), /^5,000 rows; 8 key columns/, 60000);
+  assert.match(await page.getByTestId('loo').textContent(), /^\d+\.\d{4}$/);
   assert.equal(await page.locator('.kl-widget__error:not([hidden])').count(), 0);
   assert.deepEqual(errors, []);
 });
