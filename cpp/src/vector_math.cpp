@@ -393,10 +393,49 @@ double negate_divide_max(const double* in, double* out, std::size_t n, double di
 
 KERNEL_LENS_HOT_LOOP double gaussian_scores(const double* keys_transposed, std::size_t d, std::size_t n,
                                             const double* query, double divisor, double* out) {
-  // Two keys at a time, their distance kept in a register while the d coordinates are added.
+  // Eight keys at a time, their distances kept in four registers while the d coordinates are
+  // added: four independent chains of additions hide the adder's latency, which a single chain
+  // (two keys) waits on at every coordinate. Each key's squares are added in the order c = 0..d-1
+  // either way, so the results are the same bits.
   constexpr double infinity = std::numeric_limits<double>::infinity();
   f64x2 high = {-infinity, -infinity};
   std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const double* k = keys_transposed + i;
+    const f64x2 q0 = {query[0], query[0]};
+    f64x2 d0 = load(k) - q0;
+    f64x2 d1 = load(k + 2) - q0;
+    f64x2 d2 = load(k + 4) - q0;
+    f64x2 d3 = load(k + 6) - q0;
+    f64x2 s0 = d0 * d0;
+    f64x2 s1 = d1 * d1;
+    f64x2 s2 = d2 * d2;
+    f64x2 s3 = d3 * d3;
+    for (std::size_t c = 1; c < d; ++c) {
+      const double* row = k + c * n;
+      const f64x2 qc = {query[c], query[c]};
+      d0 = load(row) - qc;
+      d1 = load(row + 2) - qc;
+      d2 = load(row + 4) - qc;
+      d3 = load(row + 6) - qc;
+      s0 = s0 + d0 * d0;
+      s1 = s1 + d1 * d1;
+      s2 = s2 + d2 * d2;
+      s3 = s3 + d3 * d3;
+    }
+    const f64x2 v0 = -s0 / divisor;
+    const f64x2 v1 = -s1 / divisor;
+    const f64x2 v2 = -s2 / divisor;
+    const f64x2 v3 = -s3 / divisor;
+    store(out + i, v0);
+    store(out + i + 2, v1);
+    store(out + i + 4, v2);
+    store(out + i + 6, v3);
+    high = high < v0 ? v0 : high;
+    high = high < v1 ? v1 : high;
+    high = high < v2 ? v2 : high;
+    high = high < v3 ? v3 : high;
+  }
   for (; i + 2 <= n; i += 2) {
     const double* k = keys_transposed + i;
     f64x2 difference = load(k) - query[0];
