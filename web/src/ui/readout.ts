@@ -42,6 +42,15 @@ export function setSentence(element: Element, text: string): void {
     setText(element, text);
     return;
   }
+  // The same shape as shown (a drag changes only the numbers): each piece edited in place.
+  const nodes = element.childNodes;
+  if (nodes.length === parts.length && parts.every((_, i) => (i % 2 === 0) === nodes[i] instanceof Text)) {
+    parts.forEach((part, i) => {
+      const node = nodes[i];
+      if (node && node.textContent !== part) node.textContent = part;
+    });
+    return;
+  }
   element.replaceChildren(
     ...parts.map((part, i) => {
       if (i % 2 === 0) return part;
