@@ -70,6 +70,17 @@ async function copyEmbed(page, scope, label, read) {
   return read();
 }
 
+test("the share row's disclosures are named by their words alone, not their drawn triangles", async () => {
+  const { page } = await site.newPage(embedPath('lookup'));
+  await waitForText(page.getByTestId('prediction'), /\d/);
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const names = nodes.filter((node) => node.role?.value === 'DisclosureTriangle').map((node) => node.name?.value);
+  for (const words of ['Copy embed code', 'Download']) assert.ok(names.includes(words), `"${words}" among ${JSON.stringify(names)}`);
+  assert.deepEqual(names.filter((name) => /[▸▾]/.test(name)), []);
+  await cdp.detach();
+});
+
 test('Copy embed code offers the custom element and a self-sizing iframe without inline code', async () => {
   const { page } = await site.newPage(embedPath('lookup', { h: '0.8' }));
   await waitForText(page.getByTestId('prediction'), /\d/);
