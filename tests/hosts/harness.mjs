@@ -57,16 +57,22 @@ export async function startHostServer(root, origin) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(done)) };
 }
 
+/// The Kernel Lens origin: dist/ from a plain static server that sends only
+/// `Access-Control-Allow-Origin: *`. Returns { url, close }.
+export async function startKernelLens() {
+  if (!existsSync(`${distDir}kernel-lens.js`)) throw new Error('dist/ is missing: run `npm run build:web` first');
+  return startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
+}
+
 /// Starts both origins and the browser: { hostUrl, klUrl, browser, open(path, options), close }.
 /// `open` returns { page, errors, failures, context }; `errors` collects console errors and page
 /// exceptions, `failures` the URLs of failed requests.
 /// `root` is the host origin's folder (the built host sites by default).
 export async function openHosts({ root = siteDir } = {}) {
-  if (!existsSync(`${distDir}kernel-lens.js`)) throw new Error('dist/ is missing: run `npm run build:web` first');
   if (root === siteDir && (!existsSync(join(siteDir, 'notes/index.html')) || !existsSync(join(siteDir, 'deck/index.html')))) {
     throw new Error('the host sites are missing: run `node tests/hosts/build.mjs` first');
   }
-  const kernelLens = await startServer({ root: distDir, headers: { 'access-control-allow-origin': '*' } });
+  const kernelLens = await startKernelLens();
   const host = await startHostServer(root, kernelLens.url.replace(/\/$/, ''));
   const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
   const contexts = [];

@@ -3,13 +3,17 @@
 // packages), Docusaurus 3, Eleventy 3, Marp CLI 4 and Starlight on Astro 7 with Node 22 (each from the lock file
 // beside its recipe), all installed by
 // `scripts/setup.sh --hosts`. Each is built with the host's own tool into build/hosts/recipes/
-// by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs.
+// by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs. The two decks also export to
+// PDF with their own exporter (`exportPdf({ origin, dir })`, run by tests/hosts/deck-export.test.mjs),
+// which returns the PDF's path and leaves the exporter's output beside it (export.log).
 // KERNEL_LENS_DOCUSAURUS_MODULES names another node_modules folder with @docusaurus/core and
 // @docusaurus/preset-classic to build the Docusaurus recipe with.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromiumPath } from '../e2e/harness.mjs';
+import { PLACEHOLDER } from './harness.mjs';
 
 const here = fileURLToPath(new URL('./recipes/', import.meta.url));
 /// Where the recipe sites are built, one folder each.
@@ -22,6 +26,28 @@ function run(command, args, cwd) {
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr || result.stdout}`);
   return (result.stdout + result.stderr).trim();
+}
+
+/// `run` for a test that serves Kernel Lens from its own process while the tool runs (spawnSync
+/// would stop that server from answering). No stdin: Marp CLI would wait to read Markdown from it.
+function runAsync(command, args, cwd, env = {}) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (status) => (status === 0 ? done(output) : fail(new Error(`${command} ${args.join(' ')} (exit ${status}): ${output}`))));
+  });
+}
+
+/// Copies `files` of a recipe into `dir` (made empty first), Kernel Lens's address in them set to
+/// `origin`, and links the recipe's node_modules beside them.
+function copyRecipe(recipe, files, dir, origin) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const file of files) writeFileSync(join(dir, file), readFileSync(join(here, recipe, file), 'utf8').replaceAll(PLACEHOLDER, origin));
+  symlinkSync(join(here, recipe, 'node_modules'), join(dir, 'node_modules'));
 }
 
 const docusaurusModules = process.env.KERNEL_LENS_DOCUSAURUS_MODULES
@@ -134,6 +160,16 @@ export const RECIPES = [
     version: marp.version,
     build: () =>
       run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
+    // export.md (the lookup as an element, smoothing as an iframe) to PDF with Marp's Puppeteer and the
+    // machine's Chromium. --allow-local-files: Marp then opens the deck from a file; without it,
+    // from a data: URL, which Chromium does not let reach Kernel Lens on 127.0.0.1
+    // (net::ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS).
+    exportPdf: async ({ origin, dir }) => {
+      copyRecipe('marp', ['export.md'], dir, origin);
+      const args = [marp.bin('marp-cli.js'), '--html', '--no-config-file', '--pdf', '--allow-local-files', 'export.md', '-o', 'export.pdf'];
+      writeFileSync(join(dir, 'export.log'), await runAsync('node', args, dir, { CHROME_PATH: chromiumPath }));
+      return join(dir, 'export.pdf');
+    },
   },
   {
     name: 'Slidev 53 (index.html head, isCustomElement in vite.config.ts, figures as HTML in slides)',
@@ -142,6 +178,16 @@ export const RECIPES = [
     installed: () => slidev.installed() && node22.installed(),
     version: () => `${slidev.version()}, ${node22.version()}`,
     build: () => run(node22.bin('bin/node'), [slidev.bin('bin/slidev.mjs'), 'build', '--base', '/slidev/', '--out', join(out, 'slidev'), 'slides.md'], join(here, 'slidev')),
+    // export.md (the deck's two element slides, lookup and smoothing, imported from slides.md) to PDF:
+    // `slidev export` serves the sources with its dev server and prints them with playwright-chromium
+    // driving the machine's Chromium.
+    exportPdf: async ({ origin, dir }) => {
+      if (!existsSync(join(here, 'slidev/node_modules/playwright-chromium/package.json'))) throw new Error(`playwright-chromium is not installed in the Slidev recipe: ${SETUP}`);
+      copyRecipe('slidev', ['export.md', 'index.html', 'package.json', 'slides.md', 'vite.config.ts'], dir, origin);
+      const args = [slidev.bin('bin/slidev.mjs'), 'export', 'export.md', '--output', 'export.pdf', '--executable-path', chromiumPath];
+      writeFileSync(join(dir, 'export.log'), await runAsync(node22.bin('bin/node'), args, dir));
+      return join(dir, 'export.pdf');
+    },
   },
 ];
 
