@@ -43,6 +43,16 @@ const PAGES = {
 <iframe id="frame" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="700" style="border:0" src="${siteUrl}embed.html?widget=lookup"></iframe>
 <div style="height: 5000px"></div><kernel-lens-figure id="far" widget="ties"></kernel-lens-figure>`,
     ),
+  // A page that asks for the paper look from its first byte (a deck exporter's page): the iframe's
+  // page starts listening after its load event, and must still take the look.
+  'paper-first.html': (siteUrl) =>
+    page(
+      siteUrl,
+      `<iframe id="frame" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="700" style="border:0" src="${siteUrl}embed.html?widget=lookup"></iframe>`,
+      '<script>document.documentElement.classList.add("kl-paper")</script>',
+    ),
+  'frame-file.html': (siteUrl) =>
+    page(siteUrl, `<iframe id="frame" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="700" style="border:0" src="${siteUrl}embed.html?widget=lookup"></iframe>`),
   'misspelt.html': (siteUrl) => page(siteUrl, `<kernel-lens-figure id="element" widget="lookup" bandwith="0.2" h="0.6"></kernel-lens-figure>`),
   'light-only.html': (siteUrl) =>
     page(siteUrl, `<kernel-lens-figure id="element" widget="lookup" theme="auto"></kernel-lens-figure>`, '<style>html { color-scheme: only light; }</style>'),
@@ -155,6 +165,25 @@ test('the page can ask for the paper look under screen media, and await every fi
   // The element's own attribute.
   await tab.locator('#element').evaluate((element) => element.setAttribute('paper', ''));
   assert.equal(await tab.locator('#element .kl-button').first().evaluate((node) => getComputedStyle(node).display), 'none');
+  assert.deepEqual(problems(messages), []);
+  await context.close();
+});
+
+test('an iframe on a page that asks for the paper look from the start takes it', async () => {
+  const { tab, messages, context } = await open('paper-first.html');
+  await tab.waitForSelector('#frame[data-kl-ready]');
+  await tab.frameLocator('#frame').locator('html.kl-paper').waitFor();
+  assert.equal(await tab.frameLocator('#frame').locator('.kl-button').first().evaluate((node) => getComputedStyle(node).display), 'none');
+  assert.deepEqual(problems(messages), []);
+  await context.close();
+});
+
+test('an iframe on a page opened from a file sizes itself and says it has drawn', async () => {
+  const { tab, messages, context } = await open('paper.html');
+  await tab.goto(`file://${join(notesDir, 'frame-file.html')}`);
+  await tab.waitForSelector('#frame[data-kl-ready]');
+  const height = await tab.locator('#frame').evaluate((frame) => frame.getBoundingClientRect().height);
+  assert.notEqual(Math.round(height), 700, "the iframe took its figure's height");
   assert.deepEqual(problems(messages), []);
   await context.close();
 });

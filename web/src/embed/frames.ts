@@ -47,12 +47,20 @@ function tellPage(frame: HTMLIFrameElement, origin = frameOrigin(frame)): void {
 }
 
 export function sizeFrames(): void {
+  /// The iframes whose page has heard the theme and the paper look since it loaded: an embed page
+  /// listens only once its figure is mounted, after its load event, so what the load's `ask` told
+  /// it may have gone unheard; its first message shows it listens, and it is told again then.
+  const heard = new WeakSet<HTMLIFrameElement>();
   addEventListener('message', (event: MessageEvent) => {
     const data = event.data as { type?: unknown; height?: unknown } | null;
     if (!data || (data.type !== HEIGHT_MESSAGE && data.type !== DRAWN_MESSAGE)) return;
     for (const frame of document.querySelectorAll<HTMLIFrameElement>(SELECTOR)) {
       if (frame.contentWindow !== event.source) continue;
       if (frameOrigin(frame) !== event.origin) return;
+      if (!heard.has(frame)) {
+        heard.add(frame);
+        tellPage(frame);
+      }
       if (data.type === DRAWN_MESSAGE) markReady(frame);
       else if (typeof data.height === 'number' && Number.isFinite(data.height)) frame.style.height = `${Math.max(0, Math.ceil(data.height))}px`;
       return;
@@ -66,6 +74,7 @@ export function sizeFrames(): void {
       if (target instanceof HTMLIFrameElement && target.matches(SELECTOR)) {
         // A new page in the iframe (a navigation): not drawn until it says so.
         target.removeAttribute('data-kl-ready');
+        heard.delete(target);
         checkPage();
         ask(target);
       }

@@ -17,6 +17,7 @@ import {
   iframeCode,
   pageAddress,
   pageParams,
+  parentOrigin,
   reportHeight,
   shareUnavailable,
   widgetAddress,
@@ -491,8 +492,7 @@ function followHostPaper(): void {
 
 /// In an iframe: tells the host page's loader each time the figure has drawn (its readiness).
 function reportDrawn(figure: HTMLElement): void {
-  const origin = location.ancestorOrigins?.[0];
-  const target = origin && origin !== 'null' ? origin : '*';
+  const target = parentOrigin();
   let count = 0;
   const send = (): void => window.parent.postMessage({ type: DRAWN_MESSAGE, count }, target);
   figure.addEventListener('kernel-lens:drawn', (event) => {

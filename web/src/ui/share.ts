@@ -115,12 +115,14 @@ export function iframeCode(src: string, title: string, height: number, loaderSrc
   return loaderSrc ? `${iframe}\n<script type="module" src="${escapeAttribute(loaderSrc)}"></script>` : iframe;
 }
 
-/// The origin the height messages go to: the parent's exact origin when the browser tells it,
-/// else any (a height is not a secret; the parent checks where messages come from).
-function parentOrigin(): string {
+/// The origin the height and drawn messages go to: the parent's exact origin when the browser
+/// tells it, else any (a height is not a secret; the parent checks where messages come from). A
+/// page opened from a file has no origin a message can be addressed to ("null", or "file://",
+/// which the browser drops), so it gets any.
+export function parentOrigin(): string {
   const ancestors = location.ancestorOrigins;
   const origin = ancestors && ancestors.length > 0 ? ancestors[0] : null;
-  return origin && origin !== 'null' ? origin : '*';
+  return origin && origin !== 'null' && !origin.startsWith('file:') ? origin : '*';
 }
 
 /// Inside an iframe, posts `{ type: 'kernel-lens:height', widget, height }` to the parent on
