@@ -56,12 +56,14 @@ const figureStates = (page) =>
     }),
   );
 
-/// Waits (frame by frame) until `done(states)` holds; returns the states.
-async function until(page, done, what) {
+/// Waits (frame by frame) until `done(states)` holds; returns the states. `read` reads them (by
+/// default every figure's on the host page, all seventeen of them).
+async function until(page, done, what, read = figureStates) {
+  const full = read === figureStates ? (states) => states.length === widgetNames.length : () => true;
   let states = [];
   for (let frames = 0; frames < 3000; frames++) {
-    states = await figureStates(page);
-    if (states.length === widgetNames.length && done(states)) return states;
+    states = await read(page);
+    if (full(states) && done(states)) return states;
     await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => next())));
   }
   throw new Error(`${what}: ${JSON.stringify(states)}`);
@@ -202,14 +204,7 @@ for (const part of ['core wasm', 'lab wasm']) {
     for (const name of widgetNames) {
       requests = 0;
       await page.goto(`${hosted.site.url}embed.html?widget=${name}`);
-      const settled = async (done, what) => {
-        for (let frames = 0; frames < 3000; frames++) {
-          const state = await embedState(page);
-          if (done(state)) return state;
-          await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => next())));
-        }
-        throw new Error(`${name}: ${what}: ${JSON.stringify(await embedState(page))}`);
-      };
+      const settled = (done, what) => until(page, done, `${name}: ${what}`, embedState);
       const first = await settled((s) => s.drawn >= 1 && !s.busy, 'never settled');
       if (first.error) {
         explained++;
