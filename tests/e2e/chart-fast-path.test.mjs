@@ -18,17 +18,18 @@ after(async () => {
 const frames = (page) =>
   page.evaluate(() => performance.getEntriesByName('kernel-lens:chart-frame').map((mark) => mark.detail));
 
-/// Moves the slider named `name` by `steps` arrow presses, one frame apart, once the figure has
-/// drawn; returns the marks of the drag's redraws.
+/// Moves the slider named `name` by `steps` arrow presses once the figure has drawn, each press
+/// once the one before it is drawn (a slow machine would otherwise fold two presses into one
+/// frame, as it should); returns the marks of the drag's redraws.
 async function drag(page, name, steps) {
   const slider = page.getByRole('slider', { name });
   await slider.waitFor();
-  await afterDrawn(page.locator('.kl-widget'));
+  const figure = page.locator('.kl-widget');
+  await afterDrawn(figure);
   await slider.focus();
   const start = (await frames(page)).length;
   for (let i = 0; i < steps; i++) {
-    await page.keyboard.press('ArrowRight');
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await afterDrawn(figure, () => page.keyboard.press('ArrowRight'));
   }
   // The last press answered and drawn.
   await figuresDrawn(page);
