@@ -12,18 +12,18 @@
 
 namespace kernel_lens::testing {
 
-inline nlohmann::json load_lab_fixture(const char* name) {
+inline nlohmann::json load_fixture(const char* name) {
   std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/" + name);
   return nlohmann::json::parse(in);
 }
 
 inline const nlohmann::json& random_fixture() {
-  static const nlohmann::json fixture = load_lab_fixture("random.json");
+  static const nlohmann::json fixture = load_fixture("random.json");
   return fixture;
 }
 
 inline const nlohmann::json& laboratory_fixture() {
-  static const nlohmann::json fixture = load_lab_fixture("laboratory.json");
+  static const nlohmann::json fixture = load_fixture("laboratory.json");
   return fixture;
 }
 

@@ -10,6 +10,7 @@
 #include "kernel_lens/detail/exp_block.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
+#include "core_fixture.hpp"
 #include "lab_fixture.hpp"
 
 using namespace kernel_lens;
@@ -45,12 +46,6 @@ void require_rows(const std::vector<RiskRow>& rows, const nlohmann::json& expect
     REQUIRE(relative_close(rows[i].variance, e["variance"].get<double>()));
     REQUIRE(relative_close(rows[i].mse, e["mse"].get<double>()));
   }
-}
-
-std::string fixed4(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4f", x);
-  return buffer;
 }
 
 }  // namespace

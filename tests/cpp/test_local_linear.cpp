@@ -2,28 +2,25 @@
 // least squares (tests/fixtures/local_linear.json, scripts/gen_fixtures_local_linear.py).
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <stdexcept>
 
 #include "core_fixture.hpp"
+#include "lab_fixture.hpp"
 #include "kernel_lens/local_linear.hpp"
 
 using namespace kernel_lens;
 using namespace kernel_lens::testing;
 
 namespace {
-const nlohmann::json& fixture() {
-  static const nlohmann::json loaded = [] {
-    std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/local_linear.json");
-    return nlohmann::json::parse(in);
-  }();
+const nlohmann::json& local_linear_fixture() {
+  static const nlohmann::json loaded = load_fixture("local_linear.json");
   return loaded;
 }
 }  // namespace
 
 TEST_CASE("local linear weights and outputs agree with NumPy's weighted least squares to 1e-10",
           "[local_linear][numpy]") {
-  for (const auto& example : fixture()["cases"]) {
+  for (const auto& example : local_linear_fixture()["cases"]) {
     const auto d = example["d"].get<Eigen::Index>();
     const auto p = example["p"].get<Eigen::Index>();
     const RowMatrix queries = matrix(example["queries"], d);
@@ -40,7 +37,7 @@ TEST_CASE("local linear weights and outputs agree with NumPy's weighted least sq
 }
 
 TEST_CASE("at the boundary NW's weights are one-sided and local linear's go negative", "[local_linear]") {
-  const auto& example = fixture()["boundary"];
+  const auto& example = local_linear_fixture()["boundary"];
   const RowMatrix keys = matrix(example["keys"], 1);
   const auto result = local_linear(matrix(example["queries"], 1), keys, matrix(example["values"], 1),
                                    example["bandwidth"].get<double>());
@@ -53,7 +50,7 @@ TEST_CASE("at the boundary NW's weights are one-sided and local linear's go nega
 }
 
 TEST_CASE("a far query that one key dominates falls back to the NW weights and is listed", "[local_linear]") {
-  const auto& example = fixture()["far"];
+  const auto& example = local_linear_fixture()["far"];
   const RowMatrix keys = matrix(example["keys"], 1);
   const RowMatrix queries = matrix(example["queries"], 1);
   const auto result = local_linear(queries, keys, matrix(example["values"], 1), example["bandwidth"].get<double>());
@@ -78,7 +75,7 @@ TEST_CASE("local_linear validates as attention does, and caps d at 8", "[local_l
 }
 
 TEST_CASE("smoother_audit: each smoother's exact bias and standard deviation from its weights", "[local_linear]") {
-  const auto& example = fixture()["boundary"];
+  const auto& example = local_linear_fixture()["boundary"];
   const RowMatrix keys = matrix(example["keys"], 1);
   const RowMatrix queries = Vector::LinSpaced(7, -0.2, 1.2);
   const Vector truth_at_keys = keys.col(0).array().sin();

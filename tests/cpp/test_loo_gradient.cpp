@@ -4,21 +4,18 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 
 #include "core_fixture.hpp"
+#include "lab_fixture.hpp"
 #include "kernel_lens/laboratory.hpp"
 
 using namespace kernel_lens;
 using namespace kernel_lens::testing;
 
 namespace {
-const nlohmann::json& fixture() {
-  static const nlohmann::json loaded = [] {
-    std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/loo_gradient.json");
-    return nlohmann::json::parse(in);
-  }();
+const nlohmann::json& loo_gradient_fixture() {
+  static const nlohmann::json loaded = load_fixture("loo_gradient.json");
   return loaded;
 }
 
@@ -40,11 +37,11 @@ void check_case(const nlohmann::json& example) {
 
 TEST_CASE("looRiskGradient on the chapter's sample: NumPy's risk to 1e-10, its finite differences to 1e-6",
           "[loo_gradient][numpy]") {
-  for (const auto& example : fixture()["chapter"]) check_case(example);
+  for (const auto& example : loo_gradient_fixture()["chapter"]) check_case(example);
 }
 
 TEST_CASE("looRiskGradient for random keys with d = 1..3", "[loo_gradient][numpy]") {
-  for (const auto& example : fixture()["cases"]) check_case(example);
+  for (const auto& example : loo_gradient_fixture()["cases"]) check_case(example);
 }
 
 TEST_CASE("looRiskGradient refuses what looFit refuses", "[loo_gradient]") {
@@ -58,8 +55,8 @@ TEST_CASE("looRiskGradient refuses what looFit refuses", "[loo_gradient]") {
 }
 
 TEST_CASE("looDescent follows NumPy's descent on log h and continues bit for bit", "[loo_gradient][numpy]") {
-  const auto& descent = fixture()["descent"];
-  const auto& first = fixture()["chapter"][0];
+  const auto& descent = loo_gradient_fixture()["descent"];
+  const auto& first = loo_gradient_fixture()["chapter"][0];
   const RowMatrix keys = matrix(first["keys"], 1);
   const RowMatrix values = matrix(first["values"], 1);
   const auto steps = descent["steps"].get<std::size_t>();
