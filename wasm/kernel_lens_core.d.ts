@@ -1,4 +1,4 @@
-/// Types of build/wasm/kernel_lens_core.mjs and kernel_lens_core_single.mjs (see kernel_lens.d.ts).
+/// Types of build/wasm/kernel_lens_core.mjs (see kernel_lens.d.ts).
 import type { KernelLensCoreFactory } from './kernel_lens';
 
 export type { KernelLensCoreModule, KernelLensModuleOptions } from './kernel_lens';

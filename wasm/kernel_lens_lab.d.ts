@@ -1,4 +1,4 @@
-/// Types of build/wasm/kernel_lens_lab.mjs and kernel_lens_lab_single.mjs (see kernel_lens.d.ts).
+/// Types of build/wasm/kernel_lens_lab.mjs (see kernel_lens.d.ts).
 import type { KernelLensLabFactory } from './kernel_lens';
 
 export type { KernelLensLabModule, KernelLensModuleOptions } from './kernel_lens';

@@ -41,10 +41,8 @@ test('each function sits in the module the figures need it from', () => {
 
 test('the factories are ES modules under their export names', () => {
   for (const [file, exportName] of [['kernel_lens_core', 'createKernelLensCore'], ['kernel_lens_lab', 'createKernelLensLab']]) {
-    for (const variant of [file, `${file}_single`]) {
-      const source = fs.readFileSync(path.join(wasmDir, `${variant}.mjs`), 'utf8');
-      assert.match(source, new RegExp(`export default ${exportName};?\\s*$`), variant);
-    }
+    const source = fs.readFileSync(path.join(wasmDir, `${file}.mjs`), 'utf8');
+    assert.match(source, new RegExp(`export default ${exportName};?\\s*$`), file);
   }
 });
 
@@ -63,13 +61,4 @@ test('a core and a laboratory function work through the wrapper, detached too', 
   assert.throws(() => gridMinimum('0.1', [1]), { name: 'TypeError', message: /bandwidths must be an array/ });
   assert.throws(() => temperatureFromBandwidth(-1), RangeError);
   assert.equal(kl.gridMinimum([1], [5]).index, 0, 'the laboratory module is usable after an error');
-});
-
-test('the one-file variants load without a separate .wasm', async () => {
-  const { default: createCore } = await importWasm('kernel_lens_core_single.mjs');
-  const { default: createLab } = await importWasm('kernel_lens_lab_single.mjs');
-  const [core, lab] = await Promise.all([createCore(), createLab()]);
-  assert.deepEqual(registeredFunctions(core), manifest.core);
-  assert.deepEqual(registeredFunctions(lab), manifest.lab);
-  assert.deepEqual(Array.from(core.uniformLimit(4)), [0.25, 0.25, 0.25, 0.25]);
 });
