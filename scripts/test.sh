@@ -63,7 +63,7 @@ phase "native tests"
 ctest --test-dir build/native --output-on-failure -j 2
 
 phase "JavaScript tests (units, wasm in Node, the docs against the code, browser)"
-node --test --test-concurrency=2 tests/unit/ tests/wasm/ tests/docs/ tests/e2e/
+node tests/run.mjs tests/unit/ tests/wasm/ tests/docs/ tests/e2e/
 
 phase "host recipes' npm packages (installed in the background)"
 wait_status=0
