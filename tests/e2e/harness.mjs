@@ -24,6 +24,9 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // One raster thread: the tests run two browsers on two cores, and the default pool of raster
+  // threads only contends with them (about 7 % less CPU for the same pages).
+  '--num-raster-threads=1',
   ...(process.env.KERNEL_LENS_EXTRA_ARGS ? process.env.KERNEL_LENS_EXTRA_ARGS.split(' ') : []),
 ];
 
