@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath, distDir, embedPath } from '../../tests/e2e/harness.mjs';
+import { BROWSER_ARGS, chromiumPath, distDir, embedPath } from '../../tests/e2e/harness.mjs';
 import { buildSite } from './build-site.mjs';
 
 const INPUTS = Number(process.env.KERNEL_LENS_BENCH_INPUTS ?? 300);
@@ -211,7 +211,7 @@ async function openMode(mode) {
   const site = await startServer({ root: distDir });
   let host = null;
   let hostDir = null;
-  const args = [...CHROMIUM_ARGS, ...mode.args];
+  const args = [...BROWSER_ARGS, ...mode.args];
   if (mode.iframe) {
     hostDir = mkdtempSync(join(tmpdir(), 'kernel-lens-host-'));
     writeFileSync(join(hostDir, 'index.html'), HOST_PAGE);

@@ -8,7 +8,7 @@
 // KERNEL_LENS_BENCH_INPUTS sets the frames per drag (240), KERNEL_LENS_BENCH_ONLY picks scenarios by name.
 // Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD or KERNEL_LENS_DIST is set.
 import { loadavg } from 'node:os';
-import { CHROMIUM_ARGS, chromiumPath, distDir, embedPath } from '../../tests/e2e/harness.mjs';
+import { BROWSER_ARGS, chromiumPath, distDir, embedPath } from '../../tests/e2e/harness.mjs';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 import { buildSite } from './build-site.mjs';
@@ -134,7 +134,7 @@ async function runStep(page, step) {
 }
 
 const server = await startServer({ root: distDir });
-const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: BROWSER_ARGS, headless: true });
 /// { scenario, phase, seconds, count, longest, frameGap }
 const rows = [];
 let errorCount = 0;

@@ -17,7 +17,7 @@
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath, distDir, embedPath, waitForText } from '../../tests/e2e/harness.mjs';
+import { BROWSER_ARGS, chromiumPath, distDir, embedPath, waitForText } from '../../tests/e2e/harness.mjs';
 import { buildSite } from './build-site.mjs';
 
 const RUNS = Number(process.env.KERNEL_LENS_BENCH_RUNS ?? 3);
@@ -114,7 +114,7 @@ async function dragInPage({ ms, at, sweep }) {
 }
 
 const site = await startServer({ root: process.env.KERNEL_LENS_DIST ?? distDir });
-const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: BROWSER_ARGS, headless: true });
 console.log(`Attention map ${SIZE} × ${SIZE}, bandwidth slider dragged for ${DRAG_MS / 1000} s around each h in headless Chromium (load ${loadavg()[0].toFixed(2)})`);
 console.log('   h  run  mouse moves (per s)  maps drawn  maps per second  median gap   in-page frames  maps per second');
 const medians = [];

@@ -23,7 +23,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath, distDir } from '../../tests/e2e/harness.mjs';
+import { BROWSER_ARGS, chromiumPath, distDir } from '../../tests/e2e/harness.mjs';
 import { TYPES } from '../serve.mjs';
 import { buildSite } from './build-site.mjs';
 
@@ -177,7 +177,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const kernelLens = await startKernelLensHost();
 const notes = await startNotesHost(kernelLens.url);
-const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: BROWSER_ARGS, headless: true });
 const runs = [];
 let plain = null;
 let errorCount = 0;

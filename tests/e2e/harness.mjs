@@ -14,9 +14,9 @@ export const distDir = process.env.KERNEL_LENS_DIST
   : fileURLToPath(new URL('../../dist/', import.meta.url));
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/// Debian's Chromium flags for every test and benchmark; $KERNEL_LENS_EXTRA_ARGS (space-separated)
+/// Debian's Chromium flags for every benchmark and test; $KERNEL_LENS_EXTRA_ARGS (space-separated)
 /// adds more to every run, `openSite({ extraArgs })` to one.
-export const CHROMIUM_ARGS = [
+export const BROWSER_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -24,11 +24,13 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  // One raster thread: the tests run two browsers on two cores, and the default pool of raster
-  // threads only contends with them (about 7 % less CPU for the same pages).
-  '--num-raster-threads=1',
   ...(process.env.KERNEL_LENS_EXTRA_ARGS ? process.env.KERNEL_LENS_EXTRA_ARGS.split(' ') : []),
 ];
+
+/// The tests' flags: BROWSER_ARGS and one raster thread (the tests run two browsers on two cores,
+/// and the default pool of raster threads only contends with them: about 7 % less CPU for the
+/// same pages). The benchmarks keep Chromium's own raster threads.
+export const CHROMIUM_ARGS = [...BROWSER_ARGS, '--num-raster-threads=1'];
 
 /// Starts the server and the browser once per test file: { url, browser, newPage, close }.
 /// `newPage(path, options)` opens `url + path` and returns { page, errors } where `errors`
