@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Builds the two WebAssembly modules into build/wasm: kernel_lens_core.mjs/.wasm and
-# kernel_lens_lab.mjs/.wasm, the
-# wrapper kernel_lens.mjs (both modules as one object) and kernel_lens_modules.json (which
-# functions each module exports).
+# kernel_lens_lab.mjs/.wasm, the wrapper kernel_lens.mjs (both modules as one object) and
+# kernel_lens_modules.json (which functions each module exports).
 # WASM_BUILD_DIR / WASM_OUT_DIR override the folders (parallel builds must not share them).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -17,11 +17,14 @@
 
 namespace kernel_lens::testing {
 
+/// tests/fixtures/<name>, parsed.
+inline nlohmann::json load_fixture(const char* name) {
+  std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/" + name);
+  return nlohmann::json::parse(in);
+}
+
 inline const nlohmann::json& core_fixture() {
-  static const nlohmann::json fixture = [] {
-    std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/core.json");
-    return nlohmann::json::parse(in);
-  }();
+  static const nlohmann::json fixture = load_fixture("core.json");
   return fixture;
 }
 

@@ -8,14 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "core_fixture.hpp"
 #include "kernel_lens/types.hpp"
 
 namespace kernel_lens::testing {
-
-inline nlohmann::json load_fixture(const char* name) {
-  std::ifstream in(std::string(KERNEL_LENS_FIXTURE_DIR) + "/" + name);
-  return nlohmann::json::parse(in);
-}
 
 inline const nlohmann::json& random_fixture() {
   static const nlohmann::json fixture = load_fixture("random.json");

@@ -94,7 +94,7 @@ test('every part slow: each figure waiting says what it is loading, and draws on
   const said = new Set();
   const settled = (now) => now.every((s) => s.drawn >= 1 && !s.busy && !s.error);
   for (let round = 0; ; round++) {
-    const told = async () => until(
+    const told = () => until(
       page,
       (now) => now.every((s) => (s.drawn >= 1 && !s.busy && !s.error) || (s.loading && !s.error)),
       `round ${round}: not every waiting figure says what it loads`,
@@ -215,7 +215,6 @@ const readEmbed = () => {
     waiting: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
   };
   };
-const embedState = (page) => page.evaluate(readEmbed);
 
 for (const part of ['core wasm', 'lab wasm']) {
   test(`each figure embedded alone: ${part} fails once at load, the figure says so until Retry, then draws`, async () => {
@@ -239,7 +238,7 @@ for (const part of ['core wasm', 'lab wasm']) {
         await settled((s, drawn) => s.drawn > drawn && !s.busy && !s.error, 'did not draw after Retry', first.drawn);
       }
       // Settled with no error: nothing may still wait for data that failed to arrive.
-      const last = await embedState(page);
+      const last = await page.evaluate(readEmbed);
       if (last.waiting || last.error) stuck.push(`${name}: ${last.waiting ?? last.error}`);
     }
     assert.deepEqual(stuck, []);
