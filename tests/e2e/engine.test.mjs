@@ -218,21 +218,33 @@ test('a worker that closes itself during an audit: the page says so, re-enables 
   assert.deepEqual(errors, []);
 });
 
-test('a worker script that does not load is reported, and the next input tries again', async () => {
-  const { page, errors } = await site.newPage('embed.html?widget=none');
+test('a worker script that does not load: light work runs on the page instead, heavy work is reported, and its next run tries again', async () => {
+  const { page, errors } = await site.newPage('embed.html?widget=none', { init: instrument });
   let refused = 0;
   await page.context().route(/\/assets\/worker-[^/]*\.js$/, (route) => {
     refused++;
     return route.fulfill({ status: 404, body: 'not found' });
   });
+  // 20,000 worlds: each bandwidth's sweep is estimated under cost.ts' NO_WORKER_BUDGET_MS.
   await page.goto(`${site.url}${embedPath('bias-variance', { worlds: 20000 })}`);
+  await waitForText(page.getByTestId('grid-minimum'), /h=/, 60000);
+  assert.equal((await page.locator('.kl-widget__error').allTextContents()).join('').trim(), '', 'an error beside a finished audit');
+  const log = await page.evaluate(() => globalThis.kernelLensEngineLog);
+  // The first sweep was sent to the worker, which did not start; it and the later ones ran on the page.
+  const sweeps = log.filter((entry) => entry.fns === 'biasVarianceSweep');
+  assert.equal(sweeps[0]?.where, 'worker', JSON.stringify(log));
+  assert.ok(sweeps.length > 1 && sweeps.slice(1).every((entry) => entry.where === 'page'), JSON.stringify(log));
+  assert.equal(refused, 1, 'one worker was tried');
+
+  // 100,000 worlds: too heavy for the page; the reason is shown and the audit stops.
+  await page.goto(`${site.url}${embedPath('bias-variance', { worlds: 100000 })}`);
   const status = page.getByTestId('audit-status');
   await waitForText(page.locator('.kl-widget__error'), /the core worker's script could not be started \(HTTP 404 for .*worker-.*\.js\); change any input to try again/, 30000);
   await waitForText(status, /^stopped after \d+ of \d+ bandwidths/);
-  assert.ok(refused >= 1);
   await page.context().unroute(/\/assets\/worker-[^/]*\.js$/);
   await page.getByRole('button', { name: 'Run the audit' }).click();
-  await waitForText(page.getByTestId('grid-minimum'), /h=/, 60000);
+  await waitForText(status, /^[1-9]\d* of \d+ bandwidths/, 60000);
+  await page.getByRole('button', { name: 'Cancel' }).click();
   assert.ok(errors.every((error) => /404|worker/i.test(error)), errors.join('\n'));
 });
 

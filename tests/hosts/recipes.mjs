@@ -5,7 +5,8 @@
 // `scripts/setup.sh --hosts`. Each is built with the host's own tool into build/hosts/recipes/
 // by tests/hosts/build.mjs and checked by tests/hosts/recipes.test.mjs. The two decks also export to
 // PDF with their own exporter (`exportPdf({ origin, dir })`, run by tests/hosts/deck-export.test.mjs),
-// which returns the PDF's path and leaves the exporter's output beside it (export.log).
+// which returns the PDF's path and leaves the exporter's output beside it (export.log); `exported` counts the
+// figures of each kind its export deck holds.
 // KERNEL_LENS_DOCUSAURUS_MODULES names another node_modules folder with @docusaurus/core and
 // @docusaurus/preset-classic to build the Docusaurus recipe with.
 import { spawn, spawnSync } from 'node:child_process';
@@ -160,10 +161,11 @@ export const RECIPES = [
     version: marp.version,
     build: () =>
       run('node', [marp.bin('marp-cli.js'), '--html', '--no-config-file', 'deck.md', '-o', join(out, 'marp', 'index.html')], join(here, 'marp')),
-    // export.md (the lookup as an element, smoothing as an iframe) to PDF with Marp's Puppeteer and the
+    // export.md (the lookup as an element, smoothing as an element and as an iframe) to PDF with Marp's Puppeteer and the
     // machine's Chromium. --allow-local-files: Marp then opens the deck from a file; without it,
     // from a data: URL, which Chromium does not let reach Kernel Lens on 127.0.0.1
     // (net::ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS).
+    exported: { lookup: 1, smoothing: 2 },
     exportPdf: async ({ origin, dir }) => {
       copyRecipe('marp', ['export.md'], dir, origin);
       const args = [marp.bin('marp-cli.js'), '--html', '--no-config-file', '--pdf', '--allow-local-files', 'export.md', '-o', 'export.pdf'];
@@ -181,6 +183,7 @@ export const RECIPES = [
     // export.md (the deck's two element slides, lookup and smoothing, imported from slides.md) to PDF:
     // `slidev export` serves the sources with its dev server and prints them with playwright-chromium
     // driving the machine's Chromium.
+    exported: { lookup: 1, smoothing: 1 },
     exportPdf: async ({ origin, dir }) => {
       if (!existsSync(join(here, 'slidev/node_modules/playwright-chromium/package.json'))) throw new Error(`playwright-chromium is not installed in the Slidev recipe: ${SETUP}`);
       copyRecipe('slidev', ['export.md', 'index.html', 'package.json', 'slides.md', 'vite.config.ts'], dir, origin);

@@ -7,7 +7,7 @@
 /// one pending, which a newer request replaces, so the newest state always wins.
 import { markTiming, noteDelivered } from '../base/timing';
 import { partsFor, type ModulePart } from './calls';
-import { COLD_SLOWDOWN, PAGE_BUDGET_MS, place, relaxedSlowdown, slowdownAfter, TASK_BUDGET_MS, TINY_MS } from './cost';
+import { COLD_SLOWDOWN, NO_WORKER_BUDGET_MS, PAGE_BUDGET_MS, place, relaxedSlowdown, slowdownAfter, TASK_BUDGET_MS, TINY_MS } from './cost';
 import { LocalCore } from './local';
 import type { CallResponse, CoreCall, CoreResults, ErrorPayload, ModuleRequest, WorkerMessage } from './protocol';
 import { blockedByPolicy, watchPolicy } from './policy';
@@ -41,6 +41,8 @@ interface Pending {
 interface Outstanding extends Pending {
   calls: readonly CoreCall[];
   parts: readonly ModulePart[];
+  /// cost.ts' estimate of the calls (ms; NaN when it has none).
+  ms: number;
   retried: boolean;
 }
 
@@ -128,6 +130,9 @@ export class Bridge {
   private worker: Worker | null = null;
   /// The current worker ran its script (a failure before that is a script that did not load).
   private started = false;
+  /// The last worker failed to start (and none has started since): requests light enough for the
+  /// page run there instead (see NO_WORKER_BUDGET_MS).
+  private workerFailed = false;
   /// The parts whose compiled module the current worker was sent.
   private readonly sent = new Set<ModulePart>();
   private readonly modules = new Map<ModulePart, WebAssembly.Module>();
@@ -189,15 +194,13 @@ export class Bridge {
     const slow = placement.ms > TINY_MS && placement.ms * slowdown > PAGE_BUDGET_MS;
     // A tiny call never starts a worker for the budget: the start costs far more than the call.
     const overBudget = this.spentThisTask > share && !(placement.ms <= TINY_MS && this.worker === null);
-    const where = placement.where === 'page' && (slow || overBudget) ? 'worker' : placement.where;
+    const sent = placement.where === 'page' && (slow || overBudget) ? 'worker' : placement.where;
+    const where = sent === 'worker' && this.workerFailed && withoutWorker(placement.ms) ? 'page' : sent;
     // A call sent on for the slowdown alone lowers it a little: calls that would fit the page
     // come back to it after a few (and are measured there), rather than never being timed again.
     if (placement.where === 'page' && slow) for (const part of parts) this.slowdowns.set(part, relaxedSlowdown(this.slowdowns.get(part) ?? COLD_SLOWDOWN));
     log(calls, where);
-    if (where === 'page') {
-      if (this.local.has(parts)) return this.runHere(calls, parts, placement.ms);
-      return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls, parts, placement.ms));
-    }
+    if (where === 'page') return this.onPage(calls, parts, placement.ms);
     return new Promise<CoreResults<C>>((resolve, reject) => {
       let posted = false;
       // Before the request reaches the worker an abort only answers it; after, it stops the worker.
@@ -205,6 +208,7 @@ export class Bridge {
       const entry: Outstanding = {
         calls,
         parts,
+        ms: placement.ms,
         retried: false,
         resolve: (results) => {
           signal?.removeEventListener('abort', stop);
@@ -248,6 +252,12 @@ export class Bridge {
     this.dropWorker();
     entry.reject(aborted());
     for (const other of others) this.post(other);
+  }
+
+  /// Runs calls on the page, once the parts they need are loaded there.
+  private onPage<C extends readonly CoreCall[]>(calls: C, parts: readonly ModulePart[], estimatedMs: number): Promise<CoreResults<C>> {
+    if (this.local.has(parts)) return this.runHere(calls, parts, estimatedMs);
+    return this.loading(parts, Promise.all(parts.map((part) => this.local.load(part)))).then(() => this.runHere(calls, parts, estimatedMs));
   }
 
   /// Runs calls on the page now. A trap (a RuntimeError) leaves the instance unusable: it is
@@ -397,12 +407,21 @@ export class Bridge {
     return worker;
   }
 
-  /// The worker's script did not run (missing, or an error in it): every request waiting for it
-  /// is answered with the reason, and the next heavy request starts a new worker.
+  /// The worker's script did not run (missing, an error in it, or a page that may not start a
+  /// worker from it: a page opened from a file, say, as deck exporters do). The requests waiting
+  /// for it that are light enough run on the page instead (and so do later ones, until a worker
+  /// starts); the others are answered with the reason, and the next of them starts a new worker.
   private async scriptFailed(message: string | undefined): Promise<void> {
-    const waiting = [...this.pending.values()];
+    const all = [...this.pending.values()];
     this.pending.clear();
     this.dropWorker();
+    this.workerFailed = true;
+    const waiting: Outstanding[] = [];
+    for (const entry of all) {
+      if (withoutWorker(entry.ms)) this.onPage(entry.calls, entry.parts, entry.ms).then(entry.resolve, entry.reject);
+      else waiting.push(entry);
+    }
+    if (waiting.length === 0) return;
     let detail = message || '';
     const policy = INLINED_WORKER ? null : await blockedByPolicy(WORKER_SCRIPT, 'worker');
     if (policy) detail = `${policy}; docs/embedding.md lists what a host policy must allow`;
@@ -422,6 +441,7 @@ export class Bridge {
   private receive(worker: Worker, message: WorkerMessage): void {
     if ('started' in message) {
       this.started = true;
+      this.workerFailed = false;
       this.workerUp?.();
       this.workerUp = null;
       if (message.lock) this.watch(worker, message.lock);
@@ -465,6 +485,11 @@ export class Bridge {
     }
     pending.resolve(response.results);
   }
+}
+
+/// Whether a request estimated at `ms` may run on the page when no worker can be started.
+function withoutWorker(ms: number): boolean {
+  return ms <= NO_WORKER_BUDGET_MS;
 }
 
 function aborted(): CoreError {

@@ -27,6 +27,11 @@ export const PAGE_BUDGET_MS = 4;
 /// The most time the page's instance may spend in one task, measured (ms): once a task (say a
 /// loop of small calls) has used it, its further requests go to the worker.
 export const TASK_BUDGET_MS = 6;
+/// Where no worker can be started (a page opened from a file, as deck exporters open theirs; a
+/// host whose policy forbids workers), requests estimated at most this (ms) run on the page
+/// instead of failing: a figure such as smoothing still draws, at the price of a short pause.
+/// Heavier ones (a long audit) are refused with the reason the worker did not start.
+export const NO_WORKER_BUDGET_MS = 100;
 /// Requests estimated at most this (ms) stay on the page until a task has spent four times
 /// TASK_BUDGET_MS: moving a call of microseconds (the sum of a few weights) would cost a message
 /// round trip, and on a page without a worker yet, starting one.
