@@ -55,10 +55,14 @@ const SLOW_WORKER_NOTES_KB = 0.4;
 /// attention at 2048 x 2048 in about 100 ms instead of 170): 0.2 kB in each module, measured when
 /// it was added.
 const SCORES_PASS_KB = 0.4;
+/// The core module answers every function's work formula (workOf: the formulas, their table and
+/// the laboratory's and exercises' config readers they take), so that the page places calls by the
+/// core's own numbers: 2.8 kB (82.4 → 85.2 kB), measured when it was added.
+const WORK_FORMULAS_KB = 3;
 const LIMITS = {
   wasm: { goal: 80, limit: 80 + BOUNDARY_KB + OLS_ROUTE_KB },
   embed: { limit: 200 },
-  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB + OLS_ROUTE_KB + BAND_COVERAGE_KB + AUDIT_WORLDS_KB + AUDIT_WORLDS_JS_KB + ONE_H_KB + SLOW_WORKER_NOTES_KB + SCORES_PASS_KB },
+  page: { goal: 400 + STYLESHEET_KB, limit: 400 + STYLESHEET_KB + 2 * BOUNDARY_KB + 4 + ACCESS_KB + CHAPTER_TEXT_KB + OLS_ROUTE_KB + BAND_COVERAGE_KB + AUDIT_WORLDS_KB + AUDIT_WORLDS_JS_KB + ONE_H_KB + SLOW_WORKER_NOTES_KB + SCORES_PASS_KB + WORK_FORMULAS_KB },
   loader: { limit: 20 },
   listings: { limit: 10 },
 };
@@ -125,8 +129,9 @@ const check = (what, bytes, { limit, goal = limit }) =>
   rows.push({ what, size: kB(bytes), limit, goal, ok: kB(bytes) <= limit, atGoal: kB(bytes) <= goal });
 
 const moduleFiles = WASM_MODULES.map(moduleFile);
-/// What one module carries beyond the shared limit: the lab its band coverage and its worlds.
-const MODULE_EXTRA_KB = { lab: BAND_COVERAGE_KB + AUDIT_WORLDS_KB };
+/// What one module carries beyond the shared limit: the lab its band coverage and its worlds, the
+/// core the work formulas.
+const MODULE_EXTRA_KB = { core: WORK_FORMULAS_KB, lab: BAND_COVERAGE_KB + AUDIT_WORLDS_KB };
 WASM_MODULES.forEach((module, i) =>
   check(`wasm: ${module} (${moduleFiles[i]})`, gzipped(moduleFiles[i]), { ...LIMITS.wasm, limit: LIMITS.wasm.limit + (MODULE_EXTRA_KB[module] ?? 0) }),
 );

@@ -83,4 +83,35 @@ LabConfig to_lab_config(const val& object) {
   return c;
 }
 
+SelectionConfig to_selection_config(const val& object) {
+  SelectionConfig c;
+  read_fields(object,
+              {{"bandwidths", &c.bandwidths, Limits::max_bandwidths},
+               {"curvePoints", &c.curve_points},
+               {"keyHigh", &c.key_high},
+               {"keyLow", &c.key_low},
+               {"noise", &c.noise},
+               {"queryHigh", &c.query_high},
+               {"queryLow", &c.query_low},
+               {"seed", &c.seed},
+               {"test", &c.test},
+               {"train", &c.train},
+               {"validation", &c.validation}},
+              "config");
+  return c;
+}
+
+StandardizeConfig to_standardize_config(const val& object) {
+  StandardizeConfig c;
+  read_fields(object,
+              {{"bandwidth", &c.bandwidth},
+               {"featureScales", &c.feature_scales},
+               {"keys", &c.keys},
+               {"noise", &c.noise},
+               {"queries", &c.queries},
+               {"seed", &c.seed}},
+              "config");
+  return c;
+}
+
 }  // namespace kernel_lens::wasm

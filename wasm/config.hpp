@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "kernel_lens/exercises.hpp"
 #include "kernel_lens/laboratory.hpp"
 
 namespace kernel_lens::wasm {
@@ -50,5 +51,9 @@ void read_fields(const val& object, std::initializer_list<Field> fields, const c
 
 /// The laboratory's config (chapterDataset, biasVarianceSweep, exactRisk), checked.
 LabConfig to_lab_config(const val& object);
+/// Exercise 3's config (bandwidthSelection) and exercise 5's (standardizeExercise), read field by
+/// field; the core checks them when the exercise runs.
+SelectionConfig to_selection_config(const val& object);
+StandardizeConfig to_standardize_config(const val& object);
 
 }  // namespace kernel_lens::wasm

@@ -91,6 +91,8 @@ export interface Limits {
   maxWorlds: number;
   maxDraws: number;
   maxBandwidths: number;
+  /// The work budget of one call (kernel evaluations plus multiply-adds; see workOf).
+  maxWork: number;
 }
 
 export interface ChapterConfig {
@@ -288,6 +290,14 @@ export interface KernelLensCoreModule {
   heapBytes(): number;
   /// The core module's memory use.
   memoryUsage(): MemoryUsage;
+  /// The work of a call of `fn` (any function of either module) from its sizes, in the order
+  /// workFormulas() names them, and its config object for the laboratory's configured calls: the
+  /// number the core checks against limits().maxWork before it starts (cpp/include/kernel_lens/work.hpp).
+  /// TypeError for an unknown function; RangeError for the wrong number of sizes, a size that is
+  /// not a finite count, or a config the call would refuse.
+  workOf(fn: string, sizes: Numbers, config?: object): number;
+  /// Every function of both modules, each with the names of its sizes ("m n d p"; "" for none).
+  workFormulas(): Record<string, string>;
 }
 
 /// The laboratory module (kernel_lens_lab.mjs): the bias/variance audit, exact risk,

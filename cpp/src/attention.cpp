@@ -11,6 +11,7 @@
 #include "kernel_lens/detail/weight_rows.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/summation.hpp"
+#include "kernel_lens/work.hpp"
 
 namespace kernel_lens {
 
@@ -143,8 +144,8 @@ void fill_row(WeightRows& rows, Eigen::Index r, RowMatrix& weights, Eigen::Index
 }
 
 void check_attention_work(const MatrixRef& queries, const MatrixRef& keys, const MatrixRef& values) {
-  check_work(static_cast<double>(queries.rows()) * static_cast<double>(keys.rows()) *
-                 static_cast<double>(keys.cols() + values.cols() + 1),
+  check_work(work::attention(static_cast<double>(queries.rows()), static_cast<double>(keys.rows()),
+                            static_cast<double>(keys.cols()), static_cast<double>(values.cols())),
              "attention", [&] { return std::string("queries x keys x (d + p + 1) = " + std::to_string(queries.rows()) + " x " +
                               std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + values.cols() + 1)); });
 }

@@ -9,6 +9,7 @@
 #include "kernel_lens/attention.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
+#include "kernel_lens/work.hpp"
 
 namespace kernel_lens {
 namespace {
@@ -86,13 +87,9 @@ void SelectionConfig::check() const {
   lab.query_low = query_low;
   lab.query_high = query_high;
   lab.check();
-  const auto n = static_cast<double>(train);
-  const auto bandwidths_count = static_cast<double>(bandwidths.size());
-  check_work(bandwidths_count * n * (n + static_cast<double>(validation + test)) + loo_cost(train, 1, bandwidths.size()) +
-                 3.0 * static_cast<double>(curve_points) * n,
-             "the bandwidth selection",
-             [&] { return std::string("bandwidths x train x (train + validation + test) + the leave-one-out curve + 3 curves x curve_points x "
-             "train, with " + std::to_string(bandwidths.size()) + " bandwidths, " + std::to_string(train) +
+  check_work(work::selection(*this), "the bandwidth selection",
+             [&] { return std::string("bandwidths x train x (train + validation + test) + the leave-one-out curve + 3 curves x curve_points x train + the "
+             "audit over the bandwidths, with " + std::to_string(bandwidths.size()) + " bandwidths, " + std::to_string(train) +
                  " training points"); });
 }
 

@@ -14,6 +14,7 @@
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
 #include "kernel_lens/softmax.hpp"
+#include "kernel_lens/work.hpp"
 
 namespace kernel_lens {
 namespace {
@@ -231,17 +232,11 @@ KERNEL_LENS_COLD std::vector<RiskRow> finite_rows(std::vector<RiskRow> rows) {
 
 std::vector<RiskRow> bias_variance_sweep(const LabConfig& config) {
   config.check();
-  {
-    const auto keys = static_cast<double>(config.keys);
-    const auto bandwidths = static_cast<double>(config.bandwidths.size());
-    check_work(keys * keys * static_cast<double>(config.worlds) / 2.0 +
-                   bandwidths * static_cast<double>(config.queries) * keys * (keys + 2.0),
-               "the bias/variance sweep",
-               [&] { return std::string("keys^2 x worlds / 2 for the covariance + bandwidths x queries x keys x (keys + 2) = " +
-                   std::to_string(config.keys) + "^2 x " + std::to_string(config.worlds) + " / 2 + " +
-                   std::to_string(config.bandwidths.size()) + " x " + std::to_string(config.queries) + " x " +
-                   std::to_string(config.keys) + " x " + std::to_string(config.keys + 2)); });
-  }
+  check_work(work::sweep(config), "the bias/variance sweep",
+             [&] { return std::string("keys^2 x worlds / 2 for the covariance + bandwidths x queries x keys x (keys + 2) = " +
+                 std::to_string(config.keys) + "^2 x " + std::to_string(config.worlds) + " / 2 + " +
+                 std::to_string(config.bandwidths.size()) + " x " + std::to_string(config.queries) + " x " +
+                 std::to_string(config.keys) + " x " + std::to_string(config.keys + 2)); });
   const ChapterDataset data = chapter_dataset(config);
   /// Y = f(K) + E, E ~ N(0, noise^2), (worlds, keys) drawn row-major.
   RowMatrix responses = NumpyRandom(config.monte_carlo_seed).normal(0.0, config.noise, config.worlds, config.keys);
@@ -279,9 +274,7 @@ AuditWorlds audit_worlds(const LabConfig& config, double bandwidth, std::size_t 
                                 " (the worlds drawn, at most " + std::to_string(audit_worlds_max_curves) + "), got " +
                                 std::to_string(curves));
   if (!std::isfinite(query)) throw std::invalid_argument("query must be a finite number, got " + format_number(query));
-  const auto keys = static_cast<double>(config.keys);
-  check_work(static_cast<double>(config.worlds) * keys + static_cast<double>(curves + 1) * static_cast<double>(config.queries) * keys,
-             "the audit's worlds", [&] {
+  check_work(work::audit_worlds(config, static_cast<double>(curves)), "the audit's worlds", [&] {
                return "worlds x keys + (curves + 1) x queries x keys = " + std::to_string(config.worlds) + " x " +
                       std::to_string(config.keys) + " + " + std::to_string(curves + 1) + " x " + std::to_string(config.queries) +
                       " x " + std::to_string(config.keys);
@@ -342,9 +335,7 @@ Histogram histogram(const VectorRef& values, std::size_t bins) {
 
 std::vector<RiskRow> exact_risk(const LabConfig& config) {
   config.check();
-  check_work(static_cast<double>(config.bandwidths.size()) * static_cast<double>(config.queries) *
-                 static_cast<double>(config.keys),
-             "the exact risk", [&] { return std::string("bandwidths x queries x keys = " + std::to_string(config.bandwidths.size()) + " x " +
+  check_work(work::exact_risk(config), "the exact risk", [&] { return std::string("bandwidths x queries x keys = " + std::to_string(config.bandwidths.size()) + " x " +
                                    std::to_string(config.queries) + " x " + std::to_string(config.keys)); });
   const ChapterDataset data = chapter_dataset(config);
   const Eigen::Index m = data.queries.size();
@@ -475,11 +466,11 @@ void check_loo_input(const MatrixRef& keys, const VectorRef& values) {
                                 ", got " + std::to_string(values.size()));
 }
 
-/// Refuses a leave-one-out call whose work (loo_cost) exceeds the budget, before it starts.
+/// Refuses a leave-one-out call whose work (work::loo) exceeds the budget, before it starts.
 void check_loo_work(const MatrixRef& keys, std::size_t bandwidths, const char* what) {
   const auto n = static_cast<std::size_t>(keys.rows());
   const auto d = static_cast<std::size_t>(keys.cols());
-  check_work(loo_cost(n, d, bandwidths), what, [&] {
+  check_work(work::loo(static_cast<double>(n), static_cast<double>(d), static_cast<double>(bandwidths)), what, [&] {
     return std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" + std::to_string(d) + " features + " +
            std::to_string(bandwidths) + (bandwidths == 1 ? " bandwidth)" : " bandwidths)");
   });
@@ -566,11 +557,6 @@ class LooRows {
 };
 
 }  // namespace
-
-double loo_cost(std::size_t keys, std::size_t dimension, std::size_t bandwidths) {
-  const auto n = static_cast<double>(keys);
-  return n * n * (static_cast<double>(dimension) + static_cast<double>(bandwidths));
-}
 
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
                  Kernel kernel) {
@@ -686,7 +672,7 @@ KERNEL_LENS_COLD LooDescent loo_descent(const MatrixRef& keys, const VectorRef& 
                                 std::to_string(loo_descent_max_steps));
   const auto n = static_cast<std::size_t>(keys.rows());
   const auto d = static_cast<std::size_t>(keys.cols());
-  check_work(static_cast<double>(steps + 1) * loo_cost(n, d, 1), "the gradient descent", [&] {
+  check_work(work::loo_descent(static_cast<double>(n), static_cast<double>(d), static_cast<double>(steps)), "the gradient descent", [&] {
     return std::to_string(steps + 1) + " steps x " + std::to_string(n) + " keys x " + std::to_string(n) + " keys x (" +
            std::to_string(d) + " features + 1)";
   });

@@ -11,6 +11,7 @@
 #include "kernel_lens/attention.hpp"
 #include "kernel_lens/cold.hpp"
 #include "kernel_lens/limits.hpp"
+#include "kernel_lens/work.hpp"
 
 namespace kernel_lens {
 
@@ -307,9 +308,8 @@ RowMatrix hat_weights(const MatrixRef& keys, const MatrixRef& queries) {
 }
 
 void check_work_for(const MatrixRef& keys, Eigen::Index query_count) {
-  const auto n = static_cast<double>(keys.rows());
-  const auto k = static_cast<double>(keys.cols() + 1);
-  check_work(n * k * k + static_cast<double>(query_count) * n * k, "the OLS weights",
+  check_work(work::ols(static_cast<double>(keys.rows()), static_cast<double>(keys.cols()), static_cast<double>(query_count)),
+             "the OLS weights",
              [&] { return std::string("keys x (d + 1)^2 + queries x keys x (d + 1) = " + std::to_string(keys.rows()) + " x " +
                  std::to_string(keys.cols() + 1) + "^2 + " + std::to_string(query_count) + " x " +
                  std::to_string(keys.rows()) + " x " + std::to_string(keys.cols() + 1)); });

@@ -10,6 +10,7 @@
 #include "kernel_lens/detail/exp_block.hpp"
 #include "kernel_lens/limits.hpp"
 #include "kernel_lens/numpy_random.hpp"
+#include "kernel_lens/work.hpp"
 #include "core_fixture.hpp"
 #include "lab_fixture.hpp"
 
@@ -156,9 +157,9 @@ TEST_CASE("leave-one-out checks its cost against the work budget before it start
   REQUIRE_THROWS_WITH(loo_curve(as_rows(keys), values, bandwidths),
                       Catch::Contains("the leave-one-out curve would take 4,097,000,000 kernel evaluations") &&
                           Catch::Contains("the budget is 1,073,741,824 per call"));
-  REQUIRE(loo_cost(1000, 1, 4096) > Limits::max_work);
+  REQUIRE(work::loo(1000, 1, 4096) > Limits::max_work);
   // The page's largest table: 5,000 rows and 25 + 1 bandwidths fit.
-  REQUIRE(loo_cost(5000, 8, 26) <= Limits::max_work);
+  REQUIRE(work::loo(5000, 8, 26) <= Limits::max_work);
 }
 
 TEST_CASE("leave-one-out streams rows: 5,000 keys need no 5,000 x 5,000 matrix", "[laboratory]") {

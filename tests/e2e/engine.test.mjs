@@ -16,6 +16,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformWithOxc } from 'vite';
 import { distDir, embedPath, openSite, waitForText } from './harness.mjs';
+import { loadKernelLens } from '../wasm/load.mjs';
 
 let site;
 before(async () => {
@@ -41,7 +42,9 @@ async function loadCost() {
 const range = (count, start, step) => Array.from({ length: count }, (_, i) => start + i * step);
 
 test('cost.ts: slider-sized calls on the page, heavy ones in the worker, and too large ones left to the core to refuse', async () => {
-  const { place, PAGE_BUDGET_MS } = await loadCost();
+  const { place: placeBy, PAGE_BUDGET_MS } = await loadCost();
+  const { workOf } = await loadKernelLens();
+  const place = (calls) => placeBy(calls, workOf);
   const where = (calls) => place(calls).where;
   // Figure 12.1's lookup, a 601-point smoothing curve over 60 keys, a softmax of scores.
   assert.equal(where([{ fn: 'attention', args: [[3.5], [1, 3, 5], [1.5, 2.8, 1.8], 1, 1, 0.6] }]), 'page');
@@ -77,6 +80,78 @@ test('cost.ts: slider-sized calls on the page, heavy ones in the worker, and too
   assert.equal(where([{ fn: 'biasVarianceSweep', args: [{ worlds: 2 ** 32 + 1000 }] }]), 'worker');
   assert.equal(where([{ fn: 'linspace', args: [0, 1, 2 ** 32] }]), 'worker');
   assert.equal(where([{ fn: 'attention', args: [[1], [1], [1], Number.NaN, 1, 1] }]), 'worker');
+});
+
+/// A small valid call of every function of both modules (its arguments in the binding's order).
+const q = [0.5, 2.5];
+const k = [1, 2, 3, 4];
+const v = [1.5, 2.8, 1.8, 2.2];
+const SAMPLES = {
+  attention: [q, k, v, 1, 1, 0.6],
+  attentionMap: [q, k, v, 1, 1, 0.6, { row: 0, palette: new Uint8Array(1028) }],
+  auditWorlds: [{ worlds: 20 }, 0.3, 5, 0],
+  bandCoverage: [[1, 2], [1, 2], [0, 0], [1, 1], 2],
+  bandwidthFromTemperature: [2],
+  bandwidthSelection: [{ train: 20, validation: 10, test: 10, curvePoints: 21, bandwidths: [0.2, 0.5] }],
+  biasVarianceSweep: [{ worlds: 20, bandwidths: [0.3] }],
+  chapterConfig: [],
+  chapterDataset: [],
+  csvLimits: [],
+  distanceScores: [q, k, 1],
+  dotProductScores: [q, k, 1],
+  exactRisk: [{ bandwidths: [0.3, 0.6] }],
+  gridMinimum: [[0.1, 0.2], [2, 1]],
+  heapBytes: [],
+  histogram: [[1, 2, 3], 2],
+  interp: [q, k, v],
+  kernelNames: [],
+  labMemoryUsage: [],
+  limits: [],
+  linspace: [0, 1, 5],
+  localLinear: [q, k, v, 1, 0.6],
+  logScores: [q, k, 1, 0.6],
+  looCurve: [k, v, 1, [0.5, 1]],
+  looDescent: [k, v, 1, 0.5, 0.1, 3],
+  looFit: [k, v, 1, 0.5],
+  looRiskGradient: [k, v, 1, 0.5],
+  maxRowSumError: [[0.5, 0.5, 1, 0], 2],
+  memoryUsage: [],
+  naiveNormalize: [[0, -1, -2, 0], 2],
+  nearestKeyLimit: [[2.5], k, 1],
+  olsPredict: [k, v, q, 1],
+  olsWeights: [k, [2.5], 1],
+  parseCsv: ['x,y\n1,2\n2,3\n3,5\n'],
+  rowSoftmax: [[0, -1, -2, 0], 2],
+  rowSums: [[0.5, 0.5, 1, 0], 2],
+  smootherAudit: [q, k, 1, v, [1, 2], 0.25, 0.6],
+  softmaxWithTemperature: [[0, -1, -2, 0], 2, 0.5],
+  sortedKeyPosition: [q, k],
+  squaredDistances: [q, k, 1],
+  standardizeExercise: [{ keys: 20, queries: 5 }],
+  temperatureFromBandwidth: [0.5],
+  truth: [q],
+  underflowReport: [[2.5], k, 1, 0.6],
+  uniformLimit: [4],
+  workFormulas: [],
+  workOf: ['attention', [1, 1, 1, 1]],
+};
+
+test("cost.ts reads every function's sizes as the core's work formula takes them, from the binding's arguments", async () => {
+  const { place, RULE_NAMES } = await loadCost();
+  const kernelLens = await loadKernelLens();
+  const formulas = kernelLens.workFormulas();
+  const manifest = JSON.parse(await readFile(fileURLToPath(new URL('../../build/wasm/kernel_lens_modules.json', import.meta.url)), 'utf8'));
+  const exported = [...manifest.core, ...manifest.lab].sort();
+  assert.deepEqual(Object.keys(formulas).sort(), exported, "the core's work formulas (left) against the modules' functions");
+  assert.deepEqual([...RULE_NAMES].sort(), exported, "cost.ts's rules (left) against the modules' functions");
+  assert.deepEqual(Object.keys(SAMPLES).sort(), exported, 'a sample call for every function');
+  for (const fn of exported) {
+    // The sample is a call the core answers (so its arguments are in the binding's order), and
+    // cost.ts reads from it the sizes the core's formula takes (else no estimate: NaN).
+    assert.doesNotThrow(() => kernelLens[fn](...SAMPLES[fn]), fn);
+    const { ms } = place([{ fn, args: SAMPLES[fn] }], kernelLens.workOf);
+    assert.ok(Number.isFinite(ms) && ms > 0, `${fn}: ${ms}`);
+  }
 });
 
 test("cost.ts: the page instance's slowdown starts cold and follows the measured calls", async () => {

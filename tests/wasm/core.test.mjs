@@ -293,7 +293,7 @@ describe('softmax helpers', () => {
     assert.deepEqual(kl.kernelNames(), ['gaussian', 'laplacian', 'epanechnikov', 'tricube']);
     assert.deepEqual(kl.limits(), {
       maxCells: 16777216, maxRows: 4194304, maxDimension: 64, maxWorlds: 100000, maxDraws: 16777216,
-      maxBandwidths: 4096,
+      maxBandwidths: 4096, maxWork: 1073741824,
     });
   });
 

@@ -50,9 +50,10 @@ const ACCEPTED = {
   bandCoverage: [[0.1, 0.2], [0, 0], [0.05, -0.05], [0.1, 0.1], 2],
   auditWorlds: [{ bandwidths: [0.2] }, 0.18, 2, 0],
   histogram: [[0.1, 0.2, 0.4], 3],
+  workOf: ['auditWorlds', [2], { bandwidths: [0.2] }],
 };
 /// Parameters that take no list (a config, a view and `into` are read field by field below).
-const NOT_LISTS = new Set(['d', 'p', 'n', 'bandwidth', 'kernel', 'emptyRows', 'text', 'start', 'stop', 'count', 'temperature',
+const NOT_LISTS = new Set(['fn', 'd', 'p', 'n', 'bandwidth', 'kernel', 'emptyRows', 'text', 'start', 'stop', 'count', 'temperature',
   'rate', 'steps', 'noise', 'into', 'config', 'view']);
 /// Fields of configs and views that take a list.
 const LIST_FIELDS = { config: ['bandwidths', 'featureScales'], view: ['palette'] };

@@ -220,6 +220,7 @@ val limits_js() {
   set(out, "maxWorlds", static_cast<double>(Limits::max_worlds));
   set(out, "maxDraws", static_cast<double>(Limits::max_draws));
   set(out, "maxBandwidths", static_cast<double>(Limits::max_bandwidths));
+  set(out, "maxWork", Limits::max_work);
   return out;
 }
 

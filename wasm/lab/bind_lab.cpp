@@ -119,21 +119,7 @@ val loo_descent_js(const val& keys, const val& values, const val& d, const val& 
 }
 
 val bandwidth_selection_js(const val& config) {
-  SelectionConfig c;
-  read_fields(config,
-              {{"bandwidths", &c.bandwidths, Limits::max_bandwidths},
-               {"curvePoints", &c.curve_points},
-               {"keyHigh", &c.key_high},
-               {"keyLow", &c.key_low},
-               {"noise", &c.noise},
-               {"queryHigh", &c.query_high},
-               {"queryLow", &c.query_low},
-               {"seed", &c.seed},
-               {"test", &c.test},
-               {"train", &c.train},
-               {"validation", &c.validation}},
-              "config");
-  const SelectionResult r = bandwidth_selection(c);
+  const SelectionResult r = bandwidth_selection(to_selection_config(config));
   val out = val::object();
   set_array(out, "trainKeys", r.train_keys);
   set_array(out, "trainValues", r.train_values);
@@ -166,15 +152,7 @@ val bandwidth_selection_js(const val& config) {
 }
 
 val standardize_exercise_js(const val& config) {
-  StandardizeConfig c;
-  read_fields(config,
-              {{"bandwidth", &c.bandwidth},
-               {"featureScales", &c.feature_scales},
-               {"keys", &c.keys},
-               {"noise", &c.noise},
-               {"queries", &c.queries},
-               {"seed", &c.seed}},
-              "config");
+  const StandardizeConfig c = to_standardize_config(config);
   const StandardizeResult r = standardize_exercise(c);
   val out = val::object();
   set(out, "keyCount", static_cast<double>(c.keys));

@@ -113,9 +113,8 @@ std::vector<RiskRow> exact_risk(const LabConfig& config);
 /// streamed (memory O(n)); each row's distances serve every bandwidth; Gaussian and Laplacian
 /// scores are taken relative to the nearest other key, so a bandwidth far below the spacing
 /// gives the nearest-neighbour answer as attention does, not NaN. Throws std::length_error when
-/// loo_cost exceeds Limits::max_work.
-/// The work of loo_curve: n^2 (d + B) for n keys of d features and B bandwidths.
-double loo_cost(std::size_t keys, std::size_t dimension, std::size_t bandwidths);
+/// its work, n^2 (d + B) for n keys of d features and B bandwidths (work::loo, work.hpp), exceeds
+/// Limits::max_work.
 
 Vector loo_curve(const MatrixRef& keys, const VectorRef& values, const std::vector<double>& bandwidths,
                  Kernel kernel = Kernel::Gaussian);

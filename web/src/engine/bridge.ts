@@ -1,4 +1,5 @@
-/// The one road to the core. `run(calls)` asks engine/cost.ts where the calls belong: on the page
+/// The one road to the core. `run(calls)` asks engine/cost.ts (by the core's own work formulas,
+/// answered by the page's core instance, loaded first) where the calls belong: on the page
 /// (a core instance of its own, answered synchronously, so the answer to a slider's input is drawn
 /// in the frame that handled it) or in the worker (heavy work; the page stays responsive). What is
 /// too large the core itself refuses, wherever it runs. Both places instantiate the same
@@ -186,7 +187,11 @@ export class Bridge {
     } catch (error) {
       return Promise.reject(error);
     }
-    const placement = place(calls);
+    // The core's work formulas place the calls: the page's core instance answers them.
+    if (!this.local.has(['core'])) {
+      return this.loading(['core'], this.local.load('core')).then(() => this.run(calls, signal));
+    }
+    const placement = place(calls, this.local.work);
     // A task that already spent its share of page time (a loop of small calls) sends the rest on;
     // tiny calls have a larger share.
     const share = placement.ms <= TINY_MS ? 4 * TASK_BUDGET_MS : TASK_BUDGET_MS;

@@ -1,5 +1,4 @@
-/// Where a list of calls runs, decided from the sizes of its arguments before it starts: the one
-/// place that knows what the core's functions cost.
+/// Where a list of calls runs, decided from the sizes of its arguments before it starts.
 ///
 /// - `page`: estimated at most PAGE_BUDGET_MS. It runs synchronously in the page's own core
 ///   instance, and a slider's answer is drawn in the frame that handled the input. The bridge
@@ -10,16 +9,19 @@
 ///   with many worlds), or heavy by nature (bandwidth selection). It runs in the worker; the page
 ///   stays responsive, and the widgets that run long jobs show progress and can cancel.
 ///
-/// Nothing is refused here: what is too large for the core, the core refuses before it starts,
-/// by its own work formula (`Limits::max_work`, cpp/include/kernel_lens/limits.hpp), with a message
-/// that names the sizes. The estimates below only choose the place, so a wrong one costs time on
-/// the page or a round trip to the worker, never a different answer.
+/// How much work a call is, the core says: its work formulas (cpp/include/kernel_lens/work.hpp),
+/// the same numbers it checks against `Limits::max_work` before it starts, answered by the page
+/// instance's `workOf`. This file only reads each call's sizes from its arguments and knows how
+/// fast a unit of each function's work runs (`Rule.ns`). Nothing is refused here: what is too
+/// large, the core refuses with a message that names the sizes. The estimate only chooses the
+/// place, so a wrong one costs time on the page or a round trip to the worker, never a different
+/// answer.
 ///
-/// The estimates are nanoseconds on a mid-range laptop (measured on the chapter's sizes and on
-/// large ones; docs/performance.md), deliberately on the slow side: a call a little over its
-/// estimate on a slower machine still stays within a few milliseconds on the page. Arguments that
-/// are not sizes at all (NaN, negative, 2³² and more) get no estimate: such a call goes to the
-/// worker, where the core refuses it with its own message.
+/// The rates are nanoseconds on a mid-range laptop, deliberately on the slow side: a call a little
+/// over its estimate on a slower machine still stays within a few milliseconds on the page.
+/// Arguments that are not sizes at all (NaN, negative, 2³² and more), and configs the core
+/// refuses, get no estimate: such a call goes to the worker, where the core refuses it with its
+/// own message.
 import type { CoreCall } from './protocol';
 
 /// The most a request may be estimated to take on the page (ms).
@@ -64,33 +66,26 @@ export function relaxedSlowdown(slowdown: number): number {
 const HEAVY = new Set(['bandwidthSelection']);
 
 /// The cost of every call, whatever it does: crossing into wasm and back.
-const CALL_NS = 20_000;
-/// One query-key pair of attention-like work (a kernel value, its share of the softmax and of
-/// A V, and the weights copied out), plus per-feature and per-value-column terms.
-const PAIR_NS = 40;
-const PAIR_FEATURE_NS = 2;
-/// One score of a score matrix (distances, dot products) and one cell of a softmax.
-const SCORE_NS = 15;
-const SOFTMAX_CELL_NS = 35;
-/// One character of CSV text.
-const CSV_CHAR_NS = 300;
+export const CALL_NS = 20_000;
 
 interface Placement {
   where: 'page' | 'worker';
   ms: number;
 }
 
-/// What a call costs and how many numbers it answers (for a later call that takes `resultOf` it).
-interface Estimate {
-  ns: number;
+/// The core's work formula (the page instance's `workOf`, wasm/core/bind_work.cpp): the work of a
+/// call of `fn` with these sizes (and its config object), in the unit of `Limits::max_work`.
+/// It throws what the core would throw for a config it refuses.
+export type WorkOf = (fn: string, sizes: readonly number[], config?: unknown) => number;
+
+/// A call's sizes, in the order of its work formula (`workFormulas()` names them), its config
+/// object when it takes one, and how many numbers it answers (for a later call that takes
+/// `resultOf` it; 0 for an answer no call takes).
+interface Reading {
+  sizes: number[];
+  config?: unknown;
   out: number;
 }
-
-/// The chapter's defaults of the laboratory's settings (cpp/include/kernel_lens/laboratory.hpp,
-/// exercises.hpp): a field a config leaves out takes these.
-const LAB_DEFAULTS = { keys: 60, queries: 241, worlds: 1000, bandwidths: 8 };
-const SELECTION_DEFAULTS = { train: 60, validation: 40, test: 40, curvePoints: 241, bandwidths: 8 };
-const STANDARDIZE_DEFAULTS = { keys: 60, queries: 31 };
 
 /// The largest size taken at face value: anything above is not a size the core accepts.
 const MAX_SIZE = 2 ** 31;
@@ -118,11 +113,11 @@ class Args {
     throw new NotASize();
   }
 
-  /// Argument `i` as a size (a positive count such as d, p or n); `fallback` when absent.
-  size(i: number, fallback?: number): number {
+  /// Argument `i` as a size (a positive count such as d, p or n).
+  size(i: number): number {
     const value = this.args[i];
-    if (value === undefined && fallback !== undefined) return fallback;
-    return checkedSize(value);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_SIZE) throw new NotASize();
+    return value;
   }
 
   /// Rows of a flat (rows × d) matrix argument.
@@ -130,186 +125,201 @@ class Args {
     return this.length(i) / Math.max(d, 1);
   }
 
-  /// A size field of a config object (argument `i`), or its default.
-  field(i: number, name: string, fallback: number): number {
-    const config = this.args[i];
-    if (config === undefined || config === null) return fallback;
-    if (typeof config !== 'object') throw new NotASize();
-    const value = (config as Record<string, unknown>)[name];
-    if (value === undefined) return fallback;
-    if (Array.isArray(value) || ArrayBuffer.isView(value)) return (value as ArrayLike<unknown>).length;
-    return checkedSize(value);
+  /// Argument `i` as it is (a config object: the core reads its fields and defaults).
+  raw(i: number): unknown {
+    return this.args[i];
   }
 }
 
-function checkedSize(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_SIZE) throw new NotASize();
-  return value;
+/// One function: how its sizes are read from its arguments, and what one unit of its work costs
+/// (ns) on a mid-range laptop, warm, rounded up: the estimates stay on the slow side
+/// (scripts/bench/work-rates.mjs, part of `npm run bench`, prints the measured rates beside these).
+interface Rule {
+  ns: number;
+  read(a: Args): Reading;
 }
 
-/// Attention-like work: m queries against n keys in d features, p value columns.
-const pairs = (m: number, n: number, d: number, p = 0): number => m * n * (PAIR_NS + PAIR_FEATURE_NS * (d + p));
+/// A function with no sizes (constants, the modules' memory use).
+const constant: Rule = { ns: 0, read: () => ({ sizes: [], out: 0 }) };
+/// A function of one list, `ns` per entry, answering `out(length)` numbers.
+const list = (ns: number, out: (length: number) => number = (length) => length): Rule => ({
+  ns,
+  read: (a) => ({ sizes: [a.length(0)], out: out(a.length(0)) }),
+});
+/// A score matrix of (m × d) queries against (n × d) keys, d the third argument.
+const scoreMatrix: Rule = {
+  ns: 8,
+  read: (a) => {
+    const d = a.size(2);
+    const m = a.rows(0, d);
+    const n = a.rows(1, d);
+    return { sizes: [m, n, d], out: m * n };
+  },
+};
+/// A cell-wise pass over a score matrix (softmax, normalisation).
+const cells = list(35);
+/// A config-only function of the laboratory.
+const configured = (ns: number, sizes: (a: Args) => number[] = () => []): Rule => ({
+  ns,
+  read: (a) => ({ sizes: sizes(a), config: a.raw(0), out: 0 }),
+});
+/// One query (its d features) against keys (the second argument) in d features.
+const oneQuery = (ns: number): Rule => ({
+  ns,
+  read: (a) => {
+    const d = a.size(2);
+    const n = a.rows(1, d);
+    return { sizes: [n, d], out: n };
+  },
+});
+/// Leave-one-out over keys (the first argument) in d features (the third).
+const looRule = (ns: number, extra: (a: Args) => number[], out: (a: Args) => number): Rule => ({
+  ns,
+  read: (a) => {
+    const d = a.size(2);
+    return { sizes: [a.rows(0, d), d, ...extra(a)], out: out(a) };
+  },
+});
 
-/// Each function's estimate from its arguments (see the .d.ts beside the wasm modules).
-const ESTIMATES: Record<string, (a: Args) => Estimate> = {
-  attention: (a) => {
-    const d = a.size(3);
-    const p = a.size(4);
-    const m = a.rows(0, d);
-    const n = a.rows(1, d);
-    return { ns: pairs(m, n, d, p), out: m * n };
+/// Every function of both modules (tests/e2e/engine.test.mjs holds this list equal to the core's
+/// `workFormulas()` and to the modules' exports).
+const RULES: Record<string, Rule> = {
+  attention: {
+    ns: 15,
+    read: (a) => {
+      const d = a.size(3);
+      const p = a.size(4);
+      const m = a.rows(0, d);
+      const n = a.rows(1, d);
+      return { sizes: [m, n, d, p], out: m * n };
+    },
   },
-  attentionMap: (a) => {
-    const d = a.size(3);
-    const p = a.size(4);
-    const m = a.rows(0, d);
-    return { ns: pairs(m, a.rows(1, d), d, p), out: m * p };
+  attentionMap: {
+    ns: 15,
+    read: (a) => {
+      const d = a.size(3);
+      const p = a.size(4);
+      const m = a.rows(0, d);
+      return { sizes: [m, a.rows(1, d), d, p], out: m * p };
+    },
   },
-  olsWeights: (a) => {
-    const d = a.size(2);
-    const n = a.rows(0, d);
-    return { ns: n * (d + 1) ** 2 * 10 + (d + 1) ** 3 * 10, out: n };
+  auditWorlds: configured(35, (a) => [a.size(2)]),
+  bandCoverage: list(60),
+  bandwidthFromTemperature: constant,
+  bandwidthSelection: configured(2),
+  biasVarianceSweep: configured(1.2),
+  chapterConfig: constant,
+  chapterDataset: configured(100),
+  csvLimits: constant,
+  distanceScores: scoreMatrix,
+  dotProductScores: scoreMatrix,
+  exactRisk: configured(10),
+  gridMinimum: list(5, () => 0),
+  heapBytes: constant,
+  histogram: { ns: 10, read: (a) => ({ sizes: [a.length(0)], out: a.size(1) }) },
+  interp: { ns: 20, read: (a) => ({ sizes: [a.length(0), a.length(1)], out: a.length(0) }) },
+  kernelNames: constant,
+  labMemoryUsage: constant,
+  limits: constant,
+  linspace: { ns: 5, read: (a) => ({ sizes: [a.size(2)], out: a.size(2) }) },
+  localLinear: {
+    ns: 35,
+    read: (a) => {
+      const d = a.size(3);
+      const m = a.rows(0, d);
+      const n = a.rows(1, d);
+      return { sizes: [m, n, d, a.length(2) / Math.max(n, 1)], out: m * n };
+    },
   },
-  olsPredict: (a) => {
-    const d = a.size(3);
-    const n = a.rows(0, d);
-    const m = a.rows(2, d);
-    return { ns: pairs(m, n, d) + n * (d + 1) ** 2 * 10 + (d + 1) ** 3 * 10, out: m * n };
+  logScores: scoreMatrix,
+  looCurve: looRule(20, (a) => [a.length(3)], (a) => a.length(3)),
+  looDescent: looRule(14, (a) => [a.size(5)], (a) => 3 * (a.size(5) + 1)),
+  looFit: looRule(12, () => [], (a) => 2 * a.rows(0, a.size(2))),
+  looRiskGradient: looRule(14, () => [], () => 2),
+  maxRowSumError: list(5, () => 1),
+  memoryUsage: constant,
+  naiveNormalize: cells,
+  nearestKeyLimit: oneQuery(8),
+  // The weights' two routes (the chapter's normal equations, checked against a QR solve) cost
+  // more per unit than the formula's leading terms suggest.
+  olsPredict: {
+    ns: 80,
+    read: (a) => {
+      const d = a.size(3);
+      const n = a.rows(0, d);
+      const m = a.rows(2, d);
+      return { sizes: [n, d, m], out: m * n };
+    },
   },
-  logScores: (a) => scores(a.rows(0, a.size(2)), a.rows(1, a.size(2)), a.size(2)),
-  squaredDistances: (a) => scores(a.rows(0, a.size(2)), a.rows(1, a.size(2)), a.size(2)),
-  distanceScores: (a) => scores(a.rows(0, a.size(2)), a.rows(1, a.size(2)), a.size(2)),
-  dotProductScores: (a) => scores(a.rows(0, a.size(2)), a.rows(1, a.size(2)), a.size(2)),
-  rowSoftmax: (a) => softmax(a.length(0)),
-  softmaxWithTemperature: (a) => softmax(a.length(0)),
-  naiveNormalize: (a) => softmax(a.length(0)),
-  nearestKeyLimit: (a) => ({ ns: a.length(1) * 10, out: a.rows(1, a.size(2)) }),
-  uniformLimit: (a) => ({ ns: a.size(0) * 5, out: a.size(0) }),
-  rowSums: (a) => ({ ns: a.length(0) * 5, out: a.length(0) / Math.max(a.size(1), 1) }),
-  maxRowSumError: (a) => ({ ns: a.length(0) * 5, out: 1 }),
-  underflowReport: (a) => ({ ns: a.length(1) * 100, out: a.rows(1, a.size(2)) }),
-  interp: (a) => ({ ns: (a.length(0) + a.length(1)) * 20, out: a.length(0) }),
-  sortedKeyPosition: (a) => ({ ns: (a.length(0) + a.length(1)) * 20, out: a.length(0) }),
-  chapterDataset: (a) => ({ ns: (a.field(0, 'keys', LAB_DEFAULTS.keys) + a.field(0, 'queries', LAB_DEFAULTS.queries)) * 100, out: 0 }),
-  truth: (a) => ({ ns: a.length(0) * 60, out: a.length(0) }),
-  linspace: (a) => ({ ns: a.size(2) * 5, out: a.size(2) }),
-  parseCsv: (a) => ({ ns: a.length(0) * CSV_CHAR_NS, out: 0 }),
-  exactRisk: (a) => {
-    const n = a.field(0, 'keys', LAB_DEFAULTS.keys);
-    const m = a.field(0, 'queries', LAB_DEFAULTS.queries);
-    const b = a.field(0, 'bandwidths', LAB_DEFAULTS.bandwidths);
-    return { ns: b * m * n * 6 + n * m * 20, out: b };
+  olsWeights: {
+    ns: 80,
+    read: (a) => {
+      const d = a.size(2);
+      const n = a.rows(0, d);
+      return { sizes: [n, d], out: n };
+    },
   },
-  biasVarianceSweep: (a) => sweep(a.field(0, 'worlds', LAB_DEFAULTS.worlds), a.field(0, 'keys', LAB_DEFAULTS.keys),
-    a.field(0, 'queries', LAB_DEFAULTS.queries), a.field(0, 'bandwidths', LAB_DEFAULTS.bandwidths)),
-  localLinear: (a) => {
-    const d = a.size(3);
-    const m = a.rows(0, d);
-    const n = a.rows(1, d);
-    // The NW rows, then per query a weighted covariance and a (d+1)² eigenproblem.
-    return { ns: pairs(m, n, d, 1) + m * (n * (d + 1) * (d + 1) * PAIR_FEATURE_NS + 2_000 * (d + 1) ** 3), out: m * n };
+  parseCsv: list(300, () => 0),
+  rowSoftmax: cells,
+  rowSums: { ns: 5, read: (a) => ({ sizes: [a.length(0)], out: a.length(0) / Math.max(a.size(1), 1) }) },
+  smootherAudit: {
+    ns: 35,
+    read: (a) => {
+      const d = a.size(2);
+      const m = a.rows(0, d);
+      return { sizes: [m, a.rows(1, d), d], out: 4 * m };
+    },
   },
-  smootherAudit: (a) => {
-    const d = a.size(2);
-    const m = a.rows(0, d);
-    const n = a.rows(1, d);
-    // Attention's weights twice (NW, and the line's start) and the line's per-query solve.
-    return { ns: 2 * pairs(m, n, d, 1) + m * (n * (d + 1) * (d + 1) * PAIR_FEATURE_NS + 2_000 * (d + 1) ** 3), out: 4 * m };
-  },
-  looCurve: (a) => {
-    const d = a.size(2);
-    const n = a.rows(0, d);
-    const b = a.length(3);
-    return { ns: loo(n, d, b), out: b };
-  },
-  looFit: (a) => {
-    const d = a.size(2);
-    const n = a.rows(0, d);
-    return { ns: loo(n, d, 1), out: 2 * n };
-  },
-  // One pass over the rows like looFit, with a second sweep of each row for the derivative.
-  looRiskGradient: (a) => {
-    const d = a.size(2);
-    const n = a.rows(0, d);
-    return { ns: loo(n, d, 1) + n * n * 4, out: 2 };
-  },
-  looDescent: (a) => {
-    const d = a.size(2);
-    const n = a.rows(0, d);
-    const steps = a.size(5);
-    return { ns: (steps + 1) * (loo(n, d, 1) + n * n * 4), out: 3 * (steps + 1) };
-  },
-  bandwidthSelection: (a) => {
-    const train = a.field(0, 'train', SELECTION_DEFAULTS.train);
-    const others = a.field(0, 'validation', SELECTION_DEFAULTS.validation) + a.field(0, 'test', SELECTION_DEFAULTS.test);
-    const curve = a.field(0, 'curvePoints', SELECTION_DEFAULTS.curvePoints);
-    const b = a.field(0, 'bandwidths', SELECTION_DEFAULTS.bandwidths);
-    const audit = sweep(LAB_DEFAULTS.worlds, LAB_DEFAULTS.keys, LAB_DEFAULTS.queries, b).ns;
-    return { ns: audit + loo(train, 1, b) + b * pairs(train + others, train, 1) + 4 * pairs(curve, train, 1), out: 0 };
-  },
-  standardizeExercise: (a) => {
-    const n = a.field(0, 'keys', STANDARDIZE_DEFAULTS.keys);
-    const m = a.field(0, 'queries', STANDARDIZE_DEFAULTS.queries);
-    return { ns: 2 * pairs(m + n, n, 2), out: 0 };
-  },
-  gridMinimum: (a) => ({ ns: a.length(0) * 5, out: 0 }),
-  bandCoverage: (a) => ({ ns: a.length(0) * 60, out: a.length(0) }),
-  // The worlds' draws, then each curve (and the mean curve) over the queries.
-  auditWorlds: (a) => {
-    const worlds = a.field(0, 'worlds', LAB_DEFAULTS.worlds);
-    const n = a.field(0, 'keys', LAB_DEFAULTS.keys);
-    const m = a.field(0, 'queries', LAB_DEFAULTS.queries);
-    const curves = a.size(2);
-    return { ns: worlds * n * 30 + (curves + 1) * pairs(m, n, 1), out: curves * m };
-  },
-  histogram: (a) => ({ ns: a.length(0) * 10, out: a.size(1) }),
+  softmaxWithTemperature: cells,
+  sortedKeyPosition: { ns: 20, read: (a) => ({ sizes: [a.length(0), a.length(1)], out: a.length(0) }) },
+  squaredDistances: scoreMatrix,
+  standardizeExercise: configured(16),
+  temperatureFromBandwidth: constant,
+  truth: list(60),
+  underflowReport: oneQuery(50),
+  uniformLimit: { ns: 5, read: (a) => ({ sizes: [a.size(0)], out: a.size(0) }) },
+  workFormulas: constant,
+  workOf: constant,
 };
 
-function scores(m: number, n: number, d: number): Estimate {
-  return { ns: m * n * (SCORE_NS + PAIR_FEATURE_NS * d), out: m * n };
-}
+/// The functions cost.ts reads (tests/e2e/engine.test.mjs holds them equal to the core's).
+export const RULE_NAMES: readonly string[] = Object.keys(RULES);
 
-function softmax(cells: number): Estimate {
-  return { ns: cells * SOFTMAX_CELL_NS, out: cells };
-}
-
-/// The Monte Carlo audit: the responses' covariance over the worlds, then per bandwidth the
-/// weights and their quadratic form with it.
-function sweep(worlds: number, n: number, m: number, bandwidths: number): Estimate {
-  return { ns: worlds * n * n * 0.5 + bandwidths * (pairs(m, n, 1) + m * n * n * 0.5), out: bandwidths };
-}
-
-/// Leave-one-out: per bandwidth, every point against every other.
-function loo(n: number, d: number, bandwidths: number): number {
-  return bandwidths * n * n * (15 + 8 * d);
+/// The rate of `fn` (ns per unit of the core's work), for scripts/bench/work-rates.mjs.
+export function nsPerWork(fn: string): number | undefined {
+  return RULES[fn]?.ns;
 }
 
 /// What a list of calls costs (ns) and whether one of them is heavy by nature; null when some
-/// argument is not a size, or a config's fields cannot be read (the core refuses such a call with
-/// its own message).
-function estimate(calls: readonly CoreCall[]): { ns: number; heavy: boolean } | null {
+/// argument is not a size, or the core refuses the sizes or a config (it refuses such a call with
+/// its own message, wherever it runs).
+function estimate(calls: readonly CoreCall[], work: WorkOf): { ns: number; heavy: boolean } | null {
   const outputs: number[] = [];
   let ns = 0;
   let heavy = false;
   for (const { fn, args } of calls) {
-    const rule = ESTIMATES[fn];
-    let cost: Estimate = { ns: 0, out: 0 };
+    const rule = RULES[fn];
+    if (!rule) return null;
+    let cost: number;
+    let out: number;
     try {
-      if (rule) cost = rule(new Args(Array.isArray(args) ? args : [], outputs));
+      const reading = rule.read(new Args(Array.isArray(args) ? args : [], outputs));
+      cost = rule.ns === 0 ? 0 : rule.ns * work(fn, reading.sizes, reading.config);
+      out = reading.out;
     } catch {
       return null;
     }
-    if (!Number.isFinite(cost.ns)) return null;
-    ns += CALL_NS + cost.ns;
-    outputs.push(cost.out);
+    if (!Number.isFinite(cost)) return null;
+    ns += CALL_NS + cost;
+    outputs.push(out);
     heavy ||= HEAVY.has(fn);
   }
   return { ns, heavy };
 }
 
-/// Where `calls` run (see the top of this file).
-export function place(calls: readonly CoreCall[]): Placement {
-  const found = estimate(calls);
+/// Where `calls` run (see the top of this file), by the core's work formula `work`.
+export function place(calls: readonly CoreCall[], work: WorkOf): Placement {
+  const found = estimate(calls, work);
   if (!found) return { where: 'worker', ms: Number.NaN };
   const ms = found.ns / 1e6;
   return { where: found.heavy || ms > PAGE_BUDGET_MS ? 'worker' : 'page', ms };

@@ -42,6 +42,14 @@ export class LocalCore {
     return runCalls(calls, (part) => this.parts.get(part) ?? new Map());
   }
 
+  /// The core's work formula for a call (engine/cost.ts places calls by it); the core part must be
+  /// loaded. Throws what the core throws for sizes or a config it refuses.
+  readonly work = (fn: string, sizes: readonly number[], config?: unknown): number => {
+    const workOf = this.parts.get('core')?.get('workOf');
+    if (!workOf) throw new Error('the core is not loaded on the page');
+    return workOf(fn, sizes, config) as number;
+  };
+
   /// Forgets the instances (after a trap left one unusable); the next call instantiates anew.
   reset(): void {
     this.parts.clear();
