@@ -107,6 +107,10 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
   const charts = element('div', 'kl-charts kl-charts--pair');
   charts.append(view.smoothingBox, view.mapBox, view.looBox);
   host.root.append(entry.element, charts, controlRow(kernelLabel, bandwidth.element), queryBox, numbers.readout, cells.element, numbers.fittedBox, numbers.looDetails);
+  // Laid out at once for the table the state holds (the one parsed first), so that nothing moves
+  // when its numbers land.
+  numbers.layout(host.state.d === 1);
+  queryBox.hidden = host.state.d !== 1;
 
   function makeQuery(range: { min: number; max: number }, q: number): Slider {
     const span = range.max - range.min;
