@@ -156,6 +156,18 @@ const scoreMatrix: Rule = {
     return { sizes: [m, n, d], out: m * n };
   },
 };
+/// Queries (the first argument) against keys (the second) in d features (the fourth), weighting
+/// `columns` value columns: attention, its map, local-linear fits; `out` counts the answer.
+const weighted = (ns: number, columns: (a: Args, n: number) => number, out: (m: number, n: number, p: number) => number): Rule => ({
+  ns,
+  read: (a) => {
+    const d = a.size(3);
+    const m = a.rows(0, d);
+    const n = a.rows(1, d);
+    const p = columns(a, n);
+    return { sizes: [m, n, d, p], out: out(m, n, p) };
+  },
+});
 /// A cell-wise pass over a score matrix (softmax, normalisation).
 const cells = list(35);
 /// A config-only function of the laboratory.
@@ -184,25 +196,8 @@ const looRule = (ns: number, extra: (a: Args) => number[], out: (a: Args) => num
 /// Every function of both modules (tests/e2e/engine.test.mjs holds this list equal to the core's
 /// `workFormulas()` and to the modules' exports).
 const RULES: Record<string, Rule> = {
-  attention: {
-    ns: 15,
-    read: (a) => {
-      const d = a.size(3);
-      const p = a.size(4);
-      const m = a.rows(0, d);
-      const n = a.rows(1, d);
-      return { sizes: [m, n, d, p], out: m * n };
-    },
-  },
-  attentionMap: {
-    ns: 15,
-    read: (a) => {
-      const d = a.size(3);
-      const p = a.size(4);
-      const m = a.rows(0, d);
-      return { sizes: [m, a.rows(1, d), d, p], out: m * p };
-    },
-  },
+  attention: weighted(15, (a) => a.size(4), (m, n) => m * n),
+  attentionMap: weighted(15, (a) => a.size(4), (m, _n, p) => m * p),
   auditWorlds: configured(35, (a) => [a.size(2)]),
   bandCoverage: list(60),
   bandwidthFromTemperature: constant,
@@ -222,15 +217,7 @@ const RULES: Record<string, Rule> = {
   labMemoryUsage: constant,
   limits: constant,
   linspace: { ns: 5, read: (a) => ({ sizes: [a.size(2)], out: a.size(2) }) },
-  localLinear: {
-    ns: 35,
-    read: (a) => {
-      const d = a.size(3);
-      const m = a.rows(0, d);
-      const n = a.rows(1, d);
-      return { sizes: [m, n, d, a.length(2) / Math.max(n, 1)], out: m * n };
-    },
-  },
+  localLinear: weighted(35, (a, n) => a.length(2) / Math.max(n, 1), (m, n) => m * n),
   logScores: scoreMatrix,
   looCurve: looRule(20, (a) => [a.length(3)], (a) => a.length(3)),
   looDescent: looRule(14, (a) => [a.size(5)], (a) => 3 * (a.size(5) + 1)),
