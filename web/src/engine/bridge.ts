@@ -430,11 +430,13 @@ export class Bridge {
     let detail = message || '';
     const policy = INLINED_WORKER ? null : await blockedByPolicy(WORKER_SCRIPT, 'worker');
     if (policy) detail = `${policy}; docs/embedding.md lists what a host policy must allow`;
-    if (!detail && !INLINED_WORKER) {
-      detail = await fetch(WORKER_SCRIPT, { method: 'HEAD' }).then(
-        (response) => (response.ok ? 'it did not run' : `HTTP ${response.status} for ${WORKER_SCRIPT}`),
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    else if (!INLINED_WORKER) {
+      // A missing script is said by its status, whatever the browser's own words for it were.
+      const status = await fetch(WORKER_SCRIPT, { method: 'HEAD' }).then(
+        (response) => (response.ok ? null : `HTTP ${response.status} for ${WORKER_SCRIPT}`),
+        (error: unknown) => (detail ? null : error instanceof Error ? error.message : String(error)),
       );
+      detail = status ?? (detail || 'it did not run');
     }
     const error = new CoreError({
       name: 'Error',
