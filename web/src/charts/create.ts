@@ -21,7 +21,7 @@ import {
 import { fastPath, paintBackground } from './backdrop';
 import { distinctDashes } from './distinct';
 import { exploreRing } from './explore';
-import { chartDrew, forgetChart, hasPendingEdits } from './frame';
+import { chartDrew, forgetChart, hasPendingEdits, nextFrame } from './frame';
 import { legend } from './legend';
 import { starMarkers } from './stars';
 import { tickMarksLayer, zeroWithDecimals } from './ticks';
@@ -195,14 +195,14 @@ function queueAttach(chart: AnyChart): void {
   scheduleAttach(false);
 }
 
-function scheduleAttach(nextFrame: boolean): void {
+function scheduleAttach(afterFrame: boolean): void {
   if (attachPending || waiting.size === 0) return;
   attachPending = true;
   const run = (): void => {
     attachPending = false;
     attachOne();
   };
-  if (nextFrame) requestAnimationFrame(() => setTimeout(run, 0));
+  if (afterFrame) nextFrame(() => setTimeout(run, 0));
   else setTimeout(run, 0);
 }
 

@@ -13,9 +13,51 @@ import { datasetStyles, sameFields } from './curves';
 const SAME_STYLE = 'none';
 const NEW_STYLE = 'default';
 
+/// Whether drawing waits for animation frames. A page drawn for paper may be an iframe out of
+/// the window, where the browser runs no animation frame until it is scrolled to; its charts are
+/// then drawn in tasks instead (`setFramesOff`, from charts/print.ts), so its figure draws and
+/// says so.
+let framesOff = false;
+
+/// A callback waiting for the next frame: its animation frame request, and its task once frames
+/// went off (whichever comes first runs it).
+interface FrameWait {
+  run(): void;
+  request: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+const frameWaits = new Set<FrameWait>();
+
+/// Calls `callback` in the next animation frame (in the next task while frames are off); returns
+/// its canceller.
+export function nextFrame(callback: () => void): () => void {
+  const wait: FrameWait = {
+    run: () => {
+      if (frameWaits.delete(wait)) callback();
+    },
+    request: 0,
+    timer: null,
+  };
+  frameWaits.add(wait);
+  if (framesOff) wait.timer = setTimeout(wait.run, 0);
+  else wait.request = requestAnimationFrame(wait.run);
+  return () => {
+    frameWaits.delete(wait);
+    cancelAnimationFrame(wait.request);
+    if (wait.timer !== null) clearTimeout(wait.timer);
+  };
+}
+
+/// Draws in tasks instead of animation frames (`on`), or in frames again. What waits for a frame
+/// when they go off runs in the next task.
+export function setFramesOff(on: boolean): void {
+  framesOff = on;
+  if (on) for (const wait of frameWaits) wait.timer ??= setTimeout(wait.run, 0);
+}
+
 const scheduled = new Map<AnyChart, Array<() => void>>();
 let flushQueued = false;
-let frameRequest = 0;
+let cancelFrame: (() => void) | null = null;
 /// Charts were drawn between two animation frames (after the last rendering): further draws in
 /// that interval wait for the next frame, so no chart is drawn twice for one rendering.
 let drewThisFrame = false;
@@ -42,14 +84,14 @@ const FRAME_BUDGET = 12;
 
 function flush(inFrame: boolean): void {
   flushQueued = false;
-  frameRequest = 0;
+  cancelFrame = null;
   if (scheduled.size === 0) return;
   // A draw inside an animation frame is rendered by that frame; one outside waits for the next.
   // Either way, charts left over wait for the next frame: a flush queued from this one as a
   // microtask would still run in this frame's task, on top of its budget and rendering.
   if (!drewThisFrame) {
     drewThisFrame = true;
-    requestAnimationFrame(() => {
+    nextFrame(() => {
       drewThisFrame = false;
     });
   }
@@ -66,7 +108,7 @@ function flush(inFrame: boolean): void {
 function queueFlush(): void {
   if (flushQueued) return;
   flushQueued = true;
-  if (drewThisFrame) frameRequest = requestAnimationFrame(() => flush(true));
+  if (drewThisFrame) cancelFrame = nextFrame(() => flush(true));
   else queueMicrotask(() => flush(false));
 }
 
@@ -152,8 +194,8 @@ export function scheduleFrame(chart: AnyChart, edit: () => void): void {
 /// which is taken before any animation frame (and in an iframe out of view, where the browser
 /// runs none, the next frame may never come).
 export function drawPendingNow(): void {
-  if (frameRequest) cancelAnimationFrame(frameRequest);
-  frameRequest = 0;
+  cancelFrame?.();
+  cancelFrame = null;
   flushQueued = false;
   for (const [chart, edits] of scheduled) applyAndRedraw(chart, edits);
 }
@@ -163,9 +205,9 @@ export function forgetChart(chart: AnyChart): void {
   scheduled.delete(chart);
   updatedStyles.delete(chart);
   forgetBackdrop(chart);
-  if (scheduled.size === 0 && frameRequest) {
-    cancelAnimationFrame(frameRequest);
-    frameRequest = 0;
+  if (scheduled.size === 0 && cancelFrame) {
+    cancelFrame();
+    cancelFrame = null;
     flushQueued = false;
   }
 }

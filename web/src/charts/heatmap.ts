@@ -4,6 +4,7 @@
 /// image, never one element per cell. Colours are drawing only: the values come from the core.
 import { exploreHeatmap, type CellReader } from './heat-explore';
 export { queryKeyReader, type CellReader } from './heat-explore';
+import { nextFrame } from './frame';
 import { MAGMA_HEX } from './magma';
 import { onThemeChange, palette } from '../theme/theme';
 import './heatmap.css';
@@ -214,8 +215,8 @@ export class Heatmap {
   /// The colour bar's strip is the palette alone: drawn once.
   private barDrawn = false;
   private highlighted: number | null = null;
-  private pending = 0;
-  private overlayPending = 0;
+  private pending: (() => void) | null = null;
+  private overlayPending: (() => void) | null = null;
   /// The grey of exact zeros, read from the theme once and again after a theme change.
   private zero: [number, number, number] | null = null;
   private range: ColorRange = { low: 0, high: 1, zeros: false };
@@ -339,8 +340,8 @@ export class Heatmap {
     this.frame = frame;
     if (this.highlighted !== null && this.highlighted >= frame.rows) this.highlighted = null;
     if (this.pending) return;
-    this.pending = requestAnimationFrame(() => {
-      this.pending = 0;
+    this.pending = nextFrame(() => {
+      this.pending = null;
       if (this.frame) this.paint(this.frame);
     });
   }
@@ -349,8 +350,8 @@ export class Heatmap {
   highlight(row: number | null): void {
     this.highlighted = row;
     if (this.overlayPending) return;
-    this.overlayPending = requestAnimationFrame(() => {
-      this.overlayPending = 0;
+    this.overlayPending = nextFrame(() => {
+      this.overlayPending = null;
       this.drawOverlay();
     });
   }
@@ -366,8 +367,8 @@ export class Heatmap {
   }
 
   destroy(): void {
-    if (this.pending) cancelAnimationFrame(this.pending);
-    if (this.overlayPending) cancelAnimationFrame(this.overlayPending);
+    this.pending?.();
+    this.overlayPending?.();
     this.stopTheme();
     this.resize.disconnect();
     this.element.remove();

@@ -4,7 +4,8 @@
 /// and keeps figures whole.
 import { Chart } from 'chart.js';
 import { attachWaitingNow } from './create';
-import { drawPendingNow } from './frame';
+import { drawPendingNow, setFramesOff } from './frame';
+import { pagePaper, watchPageTheme } from '../theme/host-theme';
 
 /// Calls `prepare` when printing starts (the `beforeprint` event, and print media for browsers
 /// and tools that switch media without it); returns the remover.
@@ -44,4 +45,18 @@ export function watchPrintLayout(): void {
   matchMedia('print').addEventListener('change', (event) => {
     if (!event.matches) resizeCharts();
   });
+}
+
+let followingPaper = false;
+
+/// While the page asks for the paper look (html.kl-paper), charts are drawn in tasks rather than
+/// animation frames: a page drawn for paper may be an iframe out of the window (a deck exporter
+/// lays every slide out on one long page), where the browser runs no frame until it is scrolled
+/// to, and its figure would never draw nor say it has.
+export function followPaperFrames(): void {
+  if (followingPaper) return;
+  followingPaper = true;
+  const apply = (): void => setFramesOff(pagePaper());
+  watchPageTheme(apply);
+  apply();
 }

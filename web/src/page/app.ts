@@ -23,7 +23,7 @@ import {
   widgetAddress,
   type EmbedCode,
 } from '../ui/share';
-import { onPrint, watchPrintLayout } from '../charts/print';
+import { followPaperFrames, onPrint, watchPrintLayout } from '../charts/print';
 import { parseState, serializeState, type StateOf } from '../ui/state';
 import { focusPlace, followAudit, restoreFocus } from './follow-audit';
 import { givesWayNote, linkOneH, pageHNotes, PAGE_H_PARAM } from './one-h';
@@ -477,6 +477,7 @@ export async function showEmbed(container?: HTMLElement | null): Promise<void> {
   if (window.parent !== window) {
     fitWhenPrinted(mounted.frame);
     followHostPaper();
+    followPaperFrames();
     reportDrawn(mounted.frame);
   }
 }
