@@ -2,7 +2,7 @@
 // no inline script, nothing fetched from another origin, no violation reported, no console error.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openHostedSite, openSite, waitForText } from './harness.mjs';
+import { elementReady, embedPath, openHostedSite, openSite, waitForText } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 export const STRICT_CSP = [
@@ -147,7 +147,7 @@ test("a host policy that blocks the loader: the element's text says what to allo
 
     await tab.goto(`${hosted.host.url}open.html`);
     const figure = tab.locator('kernel-lens-figure');
-    await figure.evaluate((node) => node.ready);
+    await elementReady(figure);
     assert.equal(await figure.getByTestId('prediction').textContent(), '2.7412');
     // The light-DOM text is not rendered beside the figure, nor in the accessibility tree.
     assert.equal(await figure.evaluate((node) => [...node.childNodes].some((child) => child.nodeType === 3 && (() => { const range = document.createRange(); range.selectNodeContents(child); return range.getClientRects().length > 0; })())), false);

@@ -3,7 +3,7 @@
 // callback of the figure outlives its canvas.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { nextFrames, openHostedSite } from './harness.mjs';
+import { elementReady, nextFrames, openHostedSite } from './harness.mjs';
 
 let hosted;
 
@@ -65,7 +65,7 @@ test('a figure removed within 700 ms of being added throws nothing on the host p
     figure.setAttribute('widget', 'smoothing');
     document.getElementById('notes').append(figure);
   });
-  await page.locator('#last').evaluate((figure) => figure.ready);
+  await elementReady(page.locator('#last'));
   await page.locator('#last .kl-table tbody tr').nth(1).waitFor({ timeout: 20000 });
   await nextFrames(page);
   assert.deepEqual(errors, []);

@@ -229,6 +229,33 @@ export async function afterDrawn(figure, action, timeout = 15000) {
   return drawnCount(figure);
 }
 
+/// Waits for a `<kernel-lens-figure>`'s `ready` promise, at most `timeout` ms; past that it fails
+/// with what the figure was doing (its widget's drawn count and busy mark, an error shown, its
+/// canvases' sizes, whether it is shown at all), not with a test that never ends.
+export async function elementReady(element, timeout = 30000) {
+  const state = await element.evaluate(
+    (node, limit) =>
+      Promise.race([
+        node.ready.then(() => null),
+        new Promise((resolve) => setTimeout(resolve, limit)).then(() => {
+          const widget = node.shadowRoot?.querySelector('.kl-widget');
+          const rect = node.getBoundingClientRect();
+          return {
+            container: node.container?.className ?? null,
+            drawn: widget?.dataset.klDrawn ?? null,
+            busy: widget?.hasAttribute('data-kl-busy') ?? null,
+            error: widget?.querySelector('.kl-widget__error')?.textContent?.trim() || null,
+            canvases: [...(widget?.querySelectorAll('canvas') ?? [])].map((canvas) => `${canvas.width}x${canvas.height}${canvas.isConnected ? '' : ' detached'}`),
+            box: `${Math.round(rect.width)}x${Math.round(rect.height)}`,
+            hidden: document.hidden,
+          };
+        }),
+      ]),
+    timeout,
+  );
+  if (state) throw new Error(`the figure was not ready within ${timeout} ms: ${JSON.stringify(state)}`);
+}
+
 /// Waits until every figure mounted on the page (or in a frame) has drawn and none has work under way (the
 /// full page mounts figures as the reader nears them: this speaks of those mounted, at least
 /// `atLeast` of them: 0 where none may have mounted yet).

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { afterDrawn, CHROMIUM_ARGS, chromiumPath, distDir, waitForText } from './harness.mjs';
+import { afterDrawn, CHROMIUM_ARGS, elementReady, chromiumPath, distDir, waitForText } from './harness.mjs';
 
 /// The notes' own site name, mapped to the loopback address by Chromium's resolver rules.
 const NOTES_HOST = 'notes.test';
@@ -51,8 +51,17 @@ const PAGES = {
       `<iframe id="frame" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="700" style="border:0" src="${siteUrl}embed.html?widget=lookup"></iframe>`,
       '<script>document.documentElement.classList.add("kl-paper")</script>',
     ),
+  // A deck exporter's long page: every slide laid out, the iframe far below the window, where the
+  // browser runs no animation frame for it.
+  'paper-far.html': (siteUrl) =>
+    page(
+      siteUrl,
+      `<div style="height: 4000px"></div><iframe id="frame" data-kernel-lens title="Kernel Lens: smoothing" width="100%" height="700" style="border:0" src="${siteUrl}embed.html?widget=smoothing"></iframe>`,
+      '<script>document.documentElement.classList.add("kl-paper")</script>',
+    ),
   'frame-file.html': (siteUrl) =>
     page(siteUrl, `<iframe id="frame" data-kernel-lens title="Kernel Lens: lookup" width="100%" height="700" style="border:0" src="${siteUrl}embed.html?widget=lookup"></iframe>`),
+  'element-file.html': (siteUrl) => page(siteUrl, `<kernel-lens-figure id="element" widget="smoothing"></kernel-lens-figure>`),
   'misspelt.html': (siteUrl) => page(siteUrl, `<kernel-lens-figure id="element" widget="lookup" bandwith="0.2" h="0.6"></kernel-lens-figure>`),
   'light-only.html': (siteUrl) =>
     page(siteUrl, `<kernel-lens-figure id="element" widget="lookup" theme="auto"></kernel-lens-figure>`, '<style>html { color-scheme: only light; }</style>'),
@@ -113,7 +122,7 @@ test('figures hidden at load draw when shown, with no console error', async () =
     await inFrame.locator('input[type="range"]').first().focus();
     await inFrame.locator('input[type="range"]').first().press('ArrowRight');
   });
-  await tab.locator('#element').evaluate((element) => element.ready);
+  await elementReady(tab.locator('#element'));
   const element = tab.locator('#element .kl-widget');
   assert.match((await element.locator('.kl-table tbody tr').nth(1).textContent()) ?? '', /h = 0\.05/);
   // Every chart has pixels once shown.
@@ -125,7 +134,7 @@ test('figures hidden at load draw when shown, with no console error', async () =
 
 test('a figure takes its layout from its own width, not the window', async () => {
   const { tab, context } = await open('narrow.html', { viewport: { width: 1280, height: 900 } });
-  await tab.locator('#narrow').evaluate((element) => element.ready);
+  await elementReady(tab.locator('#narrow'));
   const columns = await tab.locator('#narrow .kl-charts').evaluate((node) => getComputedStyle(node).gridTemplateColumns.split(' ').length);
   assert.equal(columns, 1, 'a 380-px figure stacks its charts, whatever the window');
   const overflow = await tab.locator('#narrow .kl-widget').evaluate((node) => node.scrollWidth - node.clientWidth);
@@ -133,7 +142,7 @@ test('a figure takes its layout from its own width, not the window', async () =>
   await context.close();
   const wide = await open('narrow.html', { viewport: { width: 360, height: 800 } });
   await wide.tab.locator('#narrow').evaluate((element) => (element.parentElement.style.width = '960px'));
-  await wide.tab.locator('#narrow').evaluate((element) => element.ready);
+  await elementReady(wide.tab.locator('#narrow'));
   const wideColumns = await wide.tab.locator('#narrow .kl-charts').evaluate((node) => getComputedStyle(node).gridTemplateColumns.split(' ').length);
   assert.equal(wideColumns, 2, 'a 960-px figure (a slide scaled down on a phone) keeps its two columns');
   await wide.context.close();
@@ -145,7 +154,7 @@ test('the page can ask for the paper look under screen media, and await every fi
     element: await tab.locator('#element .kl-button').first().evaluate((node) => getComputedStyle(node).display !== 'none'),
     frame: await tab.frameLocator('#frame').locator('.kl-button').first().evaluate((node) => getComputedStyle(node).display !== 'none'),
   });
-  await tab.locator('#element').evaluate((element) => element.ready);
+  await elementReady(tab.locator('#element'));
   // A cross-origin iframe below the window is not rendered, so its charts wait to be drawn.
   await tab.locator('#frame').evaluate((frame) => frame.scrollIntoView());
   await tab.waitForSelector('#frame[data-kl-ready]');
@@ -178,6 +187,19 @@ test('an iframe on a page that asks for the paper look from the start takes it',
   await context.close();
 });
 
+test('an iframe far out of the window draws and says so when the page asks for the paper look', async () => {
+  const { tab, messages, context } = await open('paper-far.html');
+  await tab.waitForSelector('html[data-kl-ready]', { state: 'attached', timeout: 30000 });
+  const top = await tab.locator('#frame').evaluate((frame) => frame.getBoundingClientRect().top);
+  assert.ok(top > 3000, `the iframe stayed out of the window (top ${top})`);
+  const figure = tab.frameLocator('#frame').locator('.kl-widget');
+  assert.match((await figure.locator('.kl-table tbody tr').nth(1).textContent()) ?? '', /h = 0\.05.*\d\.\d{4}/);
+  const sizes = await figure.locator('canvas').evaluateAll((canvases) => canvases.map((canvas) => canvas.width * canvas.height));
+  assert.ok(sizes.length > 0 && sizes.every((size) => size > 0), `canvas sizes ${sizes}`);
+  assert.deepEqual(problems(messages), []);
+  await context.close();
+});
+
 test('an iframe on a page opened from a file sizes itself and says it has drawn', async () => {
   const { tab, messages, context } = await open('paper.html');
   await tab.goto(`file://${join(notesDir, 'frame-file.html')}`);
@@ -188,9 +210,23 @@ test('an iframe on a page opened from a file sizes itself and says it has drawn'
   await context.close();
 });
 
+test('an element on a page opened from a file starts the worker (a page with no origin of its own)', async () => {
+  const { tab, messages, context } = await open('paper.html');
+  await tab.goto(`file://${join(notesDir, 'element-file.html')}`);
+  await elementReady(tab.locator('#element'));
+  // Smoothing's curves come from the worker: it started there and stays up for heavier work
+  // (a page whose origin is opaque cannot start a module worker; the one started is classic).
+  assert.match((await tab.locator('#element .kl-table tbody tr').nth(1).textContent()) ?? '', /h = 0\.05.*\d\.\d{4}/);
+  const workers = tab.workers();
+  assert.equal(workers.length, 1, 'one worker, alive');
+  assert.equal(await workers[0].evaluate(() => self.name), 'kernel-lens-core');
+  assert.deepEqual(problems(messages), []);
+  await context.close();
+});
+
 test('a misspelt parameter is named in the figure and once in the console', async () => {
   const { tab, messages, context } = await open('misspelt.html');
-  await tab.locator('#element').evaluate((element) => element.ready);
+  await elementReady(tab.locator('#element'));
   const note = (await tab.locator('#element .kl-widget__notes').textContent()) ?? '';
   assert.match(note, /bandwith is not a parameter of this figure; did you mean bandwidth h \(h\)\?/);
   assert.equal(messages.filter((line) => line.includes('bandwith')).length, 1, messages.join('\n'));
@@ -207,7 +243,7 @@ test('a misspelt parameter is named in the figure and once in the console', asyn
 
 test('theme="auto" follows a page that is light only, on a dark system', async () => {
   const { tab, context } = await open('light-only.html', { colorScheme: 'dark' });
-  await tab.locator('#element').evaluate((element) => element.ready);
+  await elementReady(tab.locator('#element'));
   const surface = await tab.locator('#element .kl-widget').evaluate((node) => getComputedStyle(node).backgroundColor);
   const [r, g, b] = surface.match(/\d+/g).map(Number);
   assert.ok(r + g + b > 600, `a light surface, got ${surface}`);

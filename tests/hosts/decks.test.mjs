@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openHosts, screenshot, smoothingDrawn, waitForText } from './harness.mjs';
+import { CHAPTER, elementReady, middleWeight, openHosts, screenshot, smoothingDrawn, waitForText } from './harness.mjs';
 import { RECIPES, recipesDir } from './recipes.mjs';
 
 const PHONE = { width: 360, height: 740 };
@@ -36,7 +36,7 @@ for (const recipe of DECKS) {
     const element = page.locator('#figure-lookup');
     assert.equal(await waitForText(element.getByTestId('prediction'), /\d/), CHAPTER.prediction);
     assert.equal(await waitForText(middleWeight(element), /\d/), CHAPTER.weight);
-    await element.evaluate((node) => node.ready);
+    await elementReady(element);
     assert.equal(await chartColumns(element), 2, 'the figure lays out for the 1280-px slide, not the 360-px window');
     await element.getByRole('slider', { name: /bandwidth/ }).focus();
     await page.keyboard.press('ArrowRight');
@@ -64,7 +64,7 @@ for (const recipe of DECKS) {
     const element = page.locator('#figure-smoothing');
     assert.equal(await element.isVisible(), false, 'the smoothing slide is not shown yet');
     await page.evaluate((hash) => (location.hash = hash), recipe.deck(4));
-    await element.evaluate((node) => node.ready);
+    await elementReady(element);
     await smoothingDrawn(element.locator('.kl-widget'));
     await page.evaluate((hash) => (location.hash = hash), recipe.deck(5));
     await page.waitForSelector('#frame-smoothing[data-kl-ready]');

@@ -12,8 +12,8 @@ import { chromium } from 'playwright-core';
 import { startServer, TYPES } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS, chromiumPath, distDir } from '../e2e/harness.mjs';
 
-import { waitForText } from '../e2e/harness.mjs';
-export { waitForText, screenshot } from '../e2e/harness.mjs';
+import { elementReady, waitForText } from '../e2e/harness.mjs';
+export { elementReady, waitForText, screenshot } from '../e2e/harness.mjs';
 
 /// Where the host sites point for Kernel Lens; replaced by the real second origin while serving.
 export const PLACEHOLDER = 'http://kernel-lens.test';
@@ -125,7 +125,7 @@ export async function openFolded(page) {
   const element = page.locator('#figure-smoothing');
   assert.equal(await element.isVisible(), false, 'the figure starts folded away');
   await page.locator('#more > summary').click();
-  await element.evaluate((node) => node.ready);
+  await elementReady(element);
   await smoothingDrawn(element.locator('.kl-widget'));
   await settledFrame(page, '#frame-smoothing');
   await page.waitForSelector('#frame-smoothing[data-kl-ready]');

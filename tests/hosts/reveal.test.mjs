@@ -6,7 +6,7 @@
 // pointer, print media hides the buttons, and worker-using figures on later slides draw when shown.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openHosts, screenshot, settledFrame, smoothingDrawn, waitForText } from './harness.mjs';
+import { CHAPTER, elementReady, middleWeight, openHosts, screenshot, settledFrame, smoothingDrawn, waitForText } from './harness.mjs';
 
 const SCALED = { width: 1000, height: 760 }; // reveal.js scale ≈ 0.76
 const UNSCALED = { width: 1400, height: 1100 }; // scale 1 (maxScale: 1)
@@ -141,7 +141,7 @@ test('worker-using figures on slides not yet shown draw when turned to, both for
   const element = page.locator('#figure-smoothing');
   assert.equal(await element.isVisible(), false, 'the smoothing slide is not shown yet');
   await page.evaluate(() => window.deck.slide(3));
-  await element.evaluate((node) => node.ready);
+  await elementReady(element);
   await smoothingDrawn(element.locator('.kl-widget'));
   await page.evaluate(() => window.deck.slide(4));
   await page.waitForSelector('#frame-smoothing[data-kl-ready]');

@@ -6,7 +6,7 @@
 // closed <details> draws when opened.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CHAPTER, middleWeight, openFolded, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
+import { CHAPTER, elementReady, middleWeight, openFolded, openHosts, screenshot, settledFrame, themeOf, waitForText } from './harness.mjs';
 
 let hosts;
 before(async () => {
@@ -88,7 +88,7 @@ test('client-side navigation away and back leaves one worker and one figure', as
   }));
   assert.deepEqual(counts, { elements: 1, widgets: 1 });
   // Once the figure has drawn, every worker it asked for exists: at most one (the figures' shared worker).
-  await page.locator('kernel-lens-figure').first().evaluate((element) => element.ready);
+  await elementReady(page.locator('kernel-lens-figure').first());
   const workers = page.workers().map((worker) => worker.url());
   assert.ok(workers.length <= 1, `workers after navigation: ${workers.join(', ')}`);
   assertNoErrors(errors);
