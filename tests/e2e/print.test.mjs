@@ -114,3 +114,33 @@ for (const [name, open] of [
     assert.deepEqual(errors, []);
   });
 }
+
+/// Renders page 1 of `pdf` in colour at `dpi` and counts the pixels within 40 (per channel) of each colour of `colours` ('#rrggbb').
+async function pixelsNear(pdf, name, colours, dpi = 96) {
+  const file = join(work, `${name}.pdf`);
+  await writeFile(file, pdf);
+  const image = execFileSync('pdftoppm', ['-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', file], { maxBuffer: 1 << 26 });
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(image.subarray(0, 32).toString('latin1'));
+  const targets = colours.map((hex) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)));
+  const counts = colours.map(() => 0);
+  for (let at = header[0].length; at + 2 < image.length; at += 3) {
+    targets.forEach((target, i) => {
+      if (target.every((value, channel) => Math.abs(image[at + channel] - value) <= 40)) counts[i]++;
+    });
+  }
+  return counts;
+}
+
+test('a printout without background graphics keeps the colour key of each bandwidth', { skip: !havePoppler && 'pdftoppm is not installed' }, async () => {
+  const { page, errors } = await site.newPage('embed.html?widget=smoothing');
+  await figuresDrawn(page);
+  const colours = await page.locator('.kl-control--swatch').evaluateAll((controls) => controls.map((control) => getComputedStyle(control).getPropertyValue('--kl-swatch').trim()));
+  assert.equal(colours.length, 3, 'three bandwidths, three swatches');
+  assert.ok(colours.every((colour) => /^#[0-9a-f]{6}$/i.test(colour)), `swatch colours ${colours}`);
+  // Only the keys can carry the curves' colours: the charts and the sliders are hidden.
+  await page.addStyleTag({ content: 'canvas, input { visibility: hidden !important; }' });
+  // Browsers print without background graphics unless asked (page.pdf's default too).
+  const counts = await pixelsNear(await page.pdf({ format: 'A4' }), 'swatches', colours);
+  assert.ok(counts.every((count) => count >= 20), `pixels of each key's colour on paper: ${counts}`);
+  assert.deepEqual(errors, []);
+});
