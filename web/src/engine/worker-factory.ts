@@ -31,7 +31,7 @@ export function createCoreWorker(): Worker {
 /// The classic worker script that imports the module `href`. The page's messages that arrive
 /// before the module has added its listener are held and handed to it once it has; a failed
 /// import is thrown from the worker's global scope, where the page's Worker sees it as an error.
-export function importingShim(href: string): string {
+function importingShim(href: string): string {
   return `const held = [];
 const hold = (event) => { event.stopImmediatePropagation(); held.push(event.data); };
 self.addEventListener('message', hold);
