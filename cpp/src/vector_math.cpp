@@ -257,19 +257,28 @@ bool all_lanes(i64x2 mask) { return (mask[0] & mask[1]) != 0; }
 
 f64x2 select(i64x2 mask, f64x2 yes, f64x2 no) { return mask ? yes : no; }
 
+/// Above this, exp_lanes' two steps are exp()'s bits even where exp() takes exp_scaled's way
+/// (x <= -512): there the library computes y' = 2^1022 s + 2^1022 s tmp and returns 2^-1022 y'
+/// (y' >= 1), where exp_lanes computes s + s tmp. Scaling by a power of two commutes with each
+/// rounding while every value stays normal: here s >= 2^-953 (its exponent field is the table's
+/// plus k/128 >= -953, so the integer sum never wraps), and s tmp is normal unless |tmp| < 2^-69,
+/// when s + s tmp rounds to s both ways.
+constexpr double direct_limit = -660.0;
+
 /// e^x for both lanes of x <= 0 (no NaN; -inf allowed), bit for bit exp() on any spread: exp_lanes'
-/// steps, with the scale of a lane at or below -512 moved up by 2^1022 as exp_scaled moves it;
-/// then per lane the library's result: above -512 its usual one, from -746 to -512 exp_scaled's,
-/// below -746 +0 (those lanes are computed at 0 and replaced, so no arithmetic meets an infinity).
-/// Where exp_scaled rounds a result at the subnormal precision, (hi + lo) - 1 is exact and a
-/// multiple of 2^-52, so 2^-1022 times it is the subnormal whose bits are those of hi + lo less
-/// those of 1: integer arithmetic, no floating-point operation on a subnormal (slow on x86).
+/// steps, with the scale of a lane at or below direct_limit moved up by 2^1022 as exp_scaled moves
+/// it; then per lane the library's result: above direct_limit exp_lanes' (see there), from -746
+/// to direct_limit exp_scaled's, below -746 +0 (those lanes are computed at 0 and replaced, so no
+/// arithmetic meets an infinity). Where exp_scaled rounds a result at the subnormal precision,
+/// (hi + lo) - 1 is exact and a multiple of 2^-52, so 2^-1022 times it is the subnormal whose bits
+/// are those of hi + lo less those of 1: integer arithmetic, no floating-point operation on a
+/// subnormal (slow on x86).
 f64x2 exp_nonpositive_lanes(f64x2 x, const ExpConstants& k) {
   const f64x2 zeros = {0.0, 0.0};
   const f64x2 ones = {1.0, 1.0};
   const i64x2 underflows = x < underflow_limit;
   x = select(underflows, zeros, x);
-  const i64x2 scaled = x <= -512.0;
+  const i64x2 scaled = x <= direct_limit;
   const auto [tmp, usual_bits] = exp_parts(x, k);
   const u64x2 up = {1022ull << 52, 1022ull << 52};
   const u64x2 scale_bits = usual_bits + (up & same_bits<u64x2>(scaled));
@@ -288,12 +297,29 @@ f64x2 exp_nonpositive_lanes(f64x2 x, const ExpConstants& k) {
   return select(underflows, zeros, select(scaled, low, y));
 }
 
+/// exp_lanes where lanes below underflow_limit (none from there to direct_limit) are +0.
+f64x2 exp_or_zero_lanes(f64x2 x, const ExpConstants& k) {
+  const f64x2 zeros = {0.0, 0.0};
+  const i64x2 underflows = x < underflow_limit;
+  return select(underflows, zeros, exp_lanes(select(underflows, zeros, x), k));
+}
+
+/// Whether a lane of a, b, c or e lies from underflow_limit to direct_limit.
+bool any_in_band(f64x2 a, f64x2 b, f64x2 c, f64x2 e) {
+  const auto band = [](f64x2 v) { return (v >= underflow_limit) & (v <= direct_limit); };
+  const i64x2 any = band(a) | band(b) | band(c) | band(e);
+  return (any[0] | any[1]) != 0;
+}
+
 /// One of NumPy's pairwise blocks (n <= 128) exponentiated and summed as pairwise_sum sums it:
 /// fewer than 8 terms left to right; else eight partial sums (the lanes of four registers),
 /// combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the remainder. Each group of eight
-/// arguments (all at most 0) is tested once, by its extremes: all above -512, exp_lanes; all
-/// below -746 (a row's far cells, where the weights underflow), +0 without arithmetic; else
-/// exp_nonpositive_lanes, which gives every lane exp()'s bits wherever it lies.
+/// arguments (all at most 0) is tested by its extremes: all above direct_limit, exp_lanes; all
+/// below -746 (a row's far cells, where the weights underflow), +0 without arithmetic. Else, with
+/// no lane from -746 to direct_limit (the common case of a small bandwidth: a row's near cells
+/// beside far ones), exp_lanes with the far lanes +0, in one branch whatever the mix, so shuffled
+/// keys cost few mispredicted branches; only a group with a lane in that narrow band takes
+/// exp_nonpositive_lanes.
 double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants& k) {
   const f64x2 shifts = {shift, shift};
   const f64x2 zeros = {0.0, 0.0};
@@ -304,19 +330,33 @@ double exp_block_sum(double* x, std::size_t n, double shift, const ExpConstants&
   for (; i + 8 <= n; i += 8) {
     const f64x2 va = load(x + i) - shifts, vb = load(x + i + 2) - shifts;
     const f64x2 vc = load(x + i + 4) - shifts, ve = load(x + i + 6) - shifts;
-    if (all_lanes(min_lanes(va, vb, vc, ve) > -512.0)) {
-      store(x + i, exp_lanes(va, k));
-      store(x + i + 2, exp_lanes(vb, k));
-      store(x + i + 4, exp_lanes(vc, k));
-      store(x + i + 6, exp_lanes(ve, k));
+    f64x2 a, b, c, e;
+    if (all_lanes(min_lanes(va, vb, vc, ve) > direct_limit)) {
+      a = exp_lanes(va, k);
+      b = exp_lanes(vb, k);
+      c = exp_lanes(vc, k);
+      e = exp_lanes(ve, k);
     } else if (all_lanes(max_lanes(va, vb, vc, ve) < underflow_limit)) {
-      std::memset(x + i, 0, 8 * sizeof(double));
+      a = b = c = e = zeros;
     } else {
-      // One copy of the code for the four pairs: the wasm module is at its size limit.
-      KERNEL_LENS_REMAINDER_LOOP
-      for (std::size_t pair = 0; pair < 8; pair += 2) store(x + i + pair, exp_nonpositive_lanes(load(x + i + pair) - shifts, k));
+      // One copy of each lane function, not four: the wasm module is at its size limit.
+      f64x2 lanes[4] = {va, vb, vc, ve};
+      if (!any_in_band(va, vb, vc, ve)) {
+        KERNEL_LENS_REMAINDER_LOOP
+        for (f64x2& v : lanes) v = exp_or_zero_lanes(v, k);
+      } else {
+        KERNEL_LENS_REMAINDER_LOOP
+        for (f64x2& v : lanes) v = exp_nonpositive_lanes(v, k);
+      }
+      a = lanes[0];
+      b = lanes[1];
+      c = lanes[2];
+      e = lanes[3];
     }
-    const f64x2 a = load(x + i), b = load(x + i + 2), c = load(x + i + 4), e = load(x + i + 6);
+    store(x + i, a);
+    store(x + i + 2, b);
+    store(x + i + 4, c);
+    store(x + i + 6, e);
     r01 += a;
     r23 += b;
     r45 += c;
