@@ -3,6 +3,10 @@
 // uniform on [-3, 3] (at h = 0.05 most of a row's weights underflow to 0), keys in the order drawn
 // and sorted by their first coordinate (tests/wasm/attention-regimes.mjs; the test beside it holds
 // every regime's results to the bits of the build before the exp pass's rework).
+// New arrays are timed twice: as Node starts by default, and in a second Node process with glibc
+// asked to back large allocations with transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1,
+// glibc 2.35 or later), as NumPy asks for its own large arrays: on a machine where a page fault is
+// slow, a new 32 MB array costs far more than the call (docs/speed.md).
 // Run by scripts/bench.sh; KERNEL_LENS_BENCH_BIN locates bench_attention, KERNEL_LENS_WASM_DIR the
 // module; KERNEL_LENS_BENCH_FILTER (a regular expression over "d=8 h=0.3 sorted") runs fewer.
 import { execFileSync } from 'node:child_process';
@@ -50,34 +54,65 @@ async function wasmTimings() {
   return { into, fresh, outputs };
 }
 
+/** New arrays per call, timed in this process (the child run of hugePageTimings). */
+async function freshTimings() {
+  const kl = await loadKernelLens();
+  const fresh = {};
+  for (const r of REGIMES) {
+    const { queries, keys, values } = regimeInputs(r);
+    fresh[caseName(r)] = medianMs(() => kl.attention(queries, keys, values, r.d, 1, r.h), 250);
+  }
+  return fresh;
+}
+
+const HUGE_PAGES = 'glibc.malloc.hugetlb=1';
+if (process.env.KERNEL_LENS_BENCH_CHILD === 'fresh') {
+  console.log(JSON.stringify(await freshTimings()));
+  process.exit(0);
+}
+
+/** New arrays per call in a Node process whose large allocations glibc backs with huge pages. */
+function hugePageTimings() {
+  try {
+    const env = { ...process.env, KERNEL_LENS_BENCH_CHILD: 'fresh', GLIBC_TUNABLES: HUGE_PAGES };
+    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { cwd: root, env, encoding: 'utf8' });
+    return new Map(Object.entries(JSON.parse(output)));
+  } catch (error) {
+    console.error(`bench: the huge-page run failed: ${error.message.split('\n')[0]}`);
+    return new Map();
+  }
+}
+
 const loadBefore = loadavg()[0];
 const binDir = path.resolve(root, process.env.KERNEL_LENS_BENCH_BIN ?? 'build/native-bench');
 const native = timingsFrom(path.join(binDir, 'bench_attention'), []);
 const wasm = await wasmTimings();
+const huge = hugePageTimings();
 const numpy = timingsFrom('/usr/bin/python3', [path.join(root, 'scripts/bench/attention.py')]);
 
 const ms = (x) => (x === undefined ? 'n/a' : x < 1 ? x.toFixed(3) : x.toFixed(1));
 const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
 const times = (x) => (x === undefined ? 'n/a' : `${x.toFixed(2)}x`);
-const columns = ['regime (2048 x 2048)', 'native ms', 'wasm ms', 'new arrays ms', 'outputs only ms', 'NumPy ms',
-  'NumPy / wasm', 'NumPy / new', 'NumPy / outputs', 'wasm / native'];
-const worst = { reused: Infinity, fresh: Infinity, outputs: Infinity, native: 0 };
+const columns = ['regime (2048 x 2048)', 'native ms', 'wasm ms', 'new arrays ms', 'new, huge pages ms', 'outputs only ms',
+  'NumPy ms', 'NumPy / wasm', 'NumPy / new', 'NumPy / new, huge', 'NumPy / outputs', 'wasm / native'];
+const worst = { reused: Infinity, fresh: Infinity, huge: Infinity, outputs: Infinity, native: 0 };
 const rows = REGIMES.map((r) => {
   const name = caseName(r);
-  const [a, b, f, o, c] = [native.get(name), wasm.into.get(name), wasm.fresh.get(name), wasm.outputs.get(name), numpy.get(name)];
-  const cells = [ratio(c, b), ratio(c, f), ratio(c, o), ratio(b, a)];
-  if (cells[0] !== undefined) worst.reused = Math.min(worst.reused, cells[0]);
-  if (cells[1] !== undefined) worst.fresh = Math.min(worst.fresh, cells[1]);
-  if (cells[2] !== undefined) worst.outputs = Math.min(worst.outputs, cells[2]);
-  if (cells[3] !== undefined) worst.native = Math.max(worst.native, cells[3]);
-  return [r.name, ms(a), ms(b), ms(f), ms(o), ms(c), ...cells.map(times)];
+  const [a, b, f, g, o, c] = [native.get(name), wasm.into.get(name), wasm.fresh.get(name), huge.get(name), wasm.outputs.get(name), numpy.get(name)];
+  const cells = [ratio(c, b), ratio(c, f), ratio(c, g), ratio(c, o), ratio(b, a)];
+  ['reused', 'fresh', 'huge', 'outputs'].forEach((key, i) => {
+    if (cells[i] !== undefined) worst[key] = Math.min(worst[key], cells[i]);
+  });
+  if (cells[4] !== undefined) worst.native = Math.max(worst.native, cells[4]);
+  return [r.name, ms(a), ms(b), ms(f), ms(g), ms(o), ms(c), ...cells.map(times)];
 });
 const widths = columns.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
 const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
 console.log(`Gaussian attention, weights and outputs, median time per call (NumPy / wasm > 1 means wasm is faster); load ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`);
 console.log('wasm: results copied into arrays reused across calls; new arrays: new Float64Arrays per call (the default);');
+console.log(`new, huge pages: the same in a Node started with GLIBC_TUNABLES=${HUGE_PAGES} (NumPy asks the kernel for huge pages itself);`);
 console.log('outputs only: new arrays, weights not returned (into = { weights: false }); native writes into a reused result');
 console.log(line(columns));
 for (const row of rows) console.log(line(row));
 console.log(`worst over the grid: NumPy / wasm ${times(worst.reused)} (goal >= 4), NumPy / new arrays ${times(worst.fresh)} (goal >= 2.5), ` +
-  `NumPy / outputs only ${times(worst.outputs)}, wasm / native ${times(worst.native)} (goal <= 1.5)`);
+  `with huge pages ${times(worst.huge)}, NumPy / outputs only ${times(worst.outputs)}, wasm / native ${times(worst.native)} (goal <= 1.5)`);
