@@ -2,13 +2,16 @@
 // The attention map at 2048 × 2048 while its bandwidth slider is dragged, in headless Chromium:
 // how many maps per second the figure draws, at each bandwidth of BANDWIDTHS (the figure opened at
 // that h, the thumb swept over 8 % of the slider's track around it: about h / 1.3 to h × 1.3 on
-// its log scale). The mouse holds the slider's thumb and sweeps it
+// its log scale). Every move crosses at least one of the slider's steps (1.5 steps a move), so
+// every move asks for a new map: a slower sweep would ask for fewer maps than there are frames
+// and measure the drag, not the figure (the values per second are printed beside the maps). The
+// mouse holds the slider's thumb and sweeps it
 // back and forth, one move per display frame (as a reader's drag), for DRAG_MS; every map the
 // figure paints is one putImageData on its image canvas, counted by a wrapper installed before the
 // page loads. Prints the maps drawn per second (goal: 30 or more) and the median gap between two
 // maps. Each mouse move waits for the automation's round trip, so on a busy machine the mouse
 // alone can move less often than once a frame (the moves per second are printed); the second
-// figure of each run drives the same slider from inside the page instead, one input event per animation frame for DRAG_MS (what
+// figure of each run drives the same slider from inside the page instead, one step of the slider per animation frame for DRAG_MS (what
 // the figure can draw when the reader's drag delivers an input every frame). The figure is served
 // as a plain static site (CORS only, no isolation headers).
 // Builds the site first unless KERNEL_LENS_BENCH_NO_BUILD or KERNEL_LENS_DIST is set;
@@ -26,6 +29,8 @@ const SIZE = 2048;
 const BANDWIDTHS = (process.env.KERNEL_LENS_BENCH_BANDWIDTHS ?? '0.05,0.18,1').split(',').map(Number);
 /// Half the sweep, as a fraction of the slider's track.
 const SWEEP = 0.04;
+/// Slider steps the mouse crosses per move.
+const STEPS_PER_MOVE = 1.5;
 
 if (!process.env.KERNEL_LENS_BENCH_NO_BUILD && !process.env.KERNEL_LENS_DIST) buildSite();
 
@@ -49,10 +54,17 @@ async function run(browser, url) {
   const box = await slider.boundingBox();
   if (!box) throw new Error('the bandwidth slider is not on screen');
   const y = box.y + box.height / 2;
-  const at = await slider.evaluate((input) => (Number(input.value) - Number(input.min)) / (Number(input.max) - Number(input.min)));
+  const { at, steps } = await slider.evaluate((input) => {
+    const span = Number(input.max) - Number(input.min);
+    // The values the drag gives, recorded as they come (a move within one step gives none).
+    window.__sliderValues = [];
+    input.addEventListener('input', () => window.__sliderValues.push([performance.now(), input.value]));
+    return { at: (Number(input.value) - Number(input.min)) / span, steps: input.step === 'any' ? 1000 : span / Number(input.step) };
+  });
   const thumb = box.x + box.width * at;
   const left = box.x + box.width * Math.max(0, at - SWEEP);
   const right = box.x + box.width * Math.min(1, at + SWEEP);
+  const stride = (STEPS_PER_MOVE * box.width) / steps;
   await page.mouse.move(thumb, y);
   await page.mouse.down();
   const start = await page.evaluate(() => performance.now());
@@ -61,9 +73,11 @@ async function run(browser, url) {
   // longer is followed at once by the next (waiting for a frame after each move, as this bench
   // first did, allowed one move per two frames: at most 30 per second whatever the figure does).
   const paced = Date.now();
+  let x = thumb;
+  let direction = 1;
   for (let i = 0; i < moves; i++) {
-    const phase = (i % 120) / 120;
-    const x = left + (right - left) * (phase < 0.5 ? 2 * phase : 2 - 2 * phase);
+    if (x + direction * stride > right || x + direction * stride < left) direction = -direction;
+    x += direction * stride;
     await page.mouse.move(x, y);
     const wait = paced + (i + 1) * 16.7 - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -71,6 +85,10 @@ async function run(browser, url) {
   const end = await page.evaluate(() => performance.now());
   await page.mouse.up();
   const images = (await page.evaluate(() => window.__mapImages)).filter((t) => t >= start && t <= end);
+  const values = await page.evaluate(({ start, end }) => {
+    const inside = window.__sliderValues.filter(([t]) => t >= start && t <= end);
+    return inside.filter(([, v], i) => i === 0 || v !== inside[i - 1][1]).length;
+  }, { start, end });
   await page.waitForTimeout(500);
   const framed = await page.evaluate(dragInPage, { ms: DRAG_MS, at, sweep: SWEEP });
   await page.close();
@@ -79,6 +97,7 @@ async function run(browser, url) {
     fps: (images.length / (end - start)) * 1000,
     moves,
     movesPerSecond: (moves / (end - start)) * 1000,
+    valuesPerSecond: (values / (end - start)) * 1000,
     maps: images.length,
     medianGap: gaps[Math.floor(gaps.length / 2)] ?? Number.NaN,
     framedFps: framed.fps,
@@ -86,22 +105,27 @@ async function run(browser, url) {
   };
 }
 
-/// In the page: the bandwidth slider moved across `at` ± `sweep` of its track and back, one input
-/// event per animation frame for `ms`; returns the frames and the maps drawn per second.
+/// In the page: the bandwidth slider moved one step per animation frame across `at` ± `sweep` of
+/// its track and back, one input event (a new value) per frame for `ms`; returns the frames and
+/// the maps drawn per second.
 async function dragInPage({ ms, at, sweep }) {
   const slider = [...document.querySelectorAll('input[type=range]')].find((input) => /^bandwidth h/.test(input.getAttribute('aria-label') ?? input.labels?.[0]?.textContent ?? ''))
     ?? document.querySelector('input[type=range]');
   const min = Number(slider.min);
   const span = Number(slider.max) - min;
+  const stepSize = slider.step === 'any' ? span / 1000 : Number(slider.step);
+  const low = min + span * Math.max(0, at - sweep);
+  const high = min + span * Math.min(1, at + sweep);
   const start = performance.now();
   let frames = 0;
+  let value = Number(slider.value);
+  let direction = 1;
   await new Promise((resolve) => {
     const step = (now) => {
       frames += 1;
-      const phase = ((now - start) % 2000) / 2000;
-      const low = Math.max(0, at - sweep);
-      const high = Math.min(1, at + sweep);
-      slider.value = String(min + span * (low + (high - low) * (phase < 0.5 ? 2 * phase : 2 - 2 * phase)));
+      if (value + direction * stepSize > high || value + direction * stepSize < low) direction = -direction;
+      value += direction * stepSize;
+      slider.value = String(value);
       slider.dispatchEvent(new Event('input', { bubbles: true }));
       if (now - start < ms) requestAnimationFrame(step);
       else resolve();
@@ -116,7 +140,7 @@ async function dragInPage({ ms, at, sweep }) {
 const site = await startServer({ root: process.env.KERNEL_LENS_DIST ?? distDir });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: BROWSER_ARGS, headless: true });
 console.log(`Attention map ${SIZE} × ${SIZE}, bandwidth slider dragged for ${DRAG_MS / 1000} s around each h in headless Chromium (load ${loadavg()[0].toFixed(2)})`);
-console.log('   h  run  mouse moves (per s)  maps drawn  maps per second  median gap   in-page frames  maps per second');
+console.log('   h  run  mouse moves (per s)  values per s  maps drawn  maps per second  median gap   in-page frames  maps per second');
 const medians = [];
 try {
   for (const h of BANDWIDTHS) {
@@ -125,7 +149,7 @@ try {
     for (let i = 1; i <= RUNS; i++) {
       const r = await run(browser, url);
       results.push(r);
-      console.log(`${String(h).padStart(4)}  ${String(i).padStart(3)}  ${String(r.moves).padStart(11)} (${r.movesPerSecond.toFixed(1).padStart(4)})  ${String(r.maps).padStart(10)}  ${r.fps.toFixed(1).padStart(15)}  ${r.medianGap.toFixed(1).padStart(7)} ms  ${String(r.frames).padStart(14)}  ${r.framedFps.toFixed(1).padStart(15)}`);
+      console.log(`${String(h).padStart(4)}  ${String(i).padStart(3)}  ${String(r.moves).padStart(11)} (${r.movesPerSecond.toFixed(1).padStart(4)})  ${r.valuesPerSecond.toFixed(1).padStart(12)}  ${String(r.maps).padStart(10)}  ${r.fps.toFixed(1).padStart(15)}  ${r.medianGap.toFixed(1).padStart(7)} ms  ${String(r.frames).padStart(14)}  ${r.framedFps.toFixed(1).padStart(15)}`);
     }
     const median = (key) => results.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
     medians.push({ h, mouse: median('fps'), framed: median('framedFps') });
