@@ -102,7 +102,7 @@ const SCENARIOS = [
   { name: 'standardize', path: embedPath('standardize'), slider: 'bandwidth h', ready: '.kl-readout', markFrames: true },
   { name: 'exercise-convexity', path: embedPath('exercise-convexity', { reveal: 'true' }), slider: 'bandwidth h', ready: '[data-testid=nw-prediction]', markFrames: true },
   { name: 'your-data', path: embedPath('your-data'), slider: 'bandwidth h', ready: '.kl-readout' },
-  { name: 'bias-variance marker', path: embedPath('bias-variance'), slider: 'marker bandwidth h', ready: '[data-testid=marker-readout]' },
+  { name: 'bias-variance marker', path: embedPath('bias-variance'), slider: 'marker h, marker bandwidth h', ready: '[data-testid=marker-readout]' },
   // On the full page a section's figure mounts as the reader nears it: the bench scrolls there.
   { name: 'full page, lookup slider', path: 'index.html', slider: 'bandwidth h', ready: '[data-testid=prediction]', pageOnly: true, setup: scrollToSection, setupArg: 'lookup' },
 ];

@@ -29,7 +29,7 @@ const SCENARIOS = [
     steps: [
       { phase: 'load', waitFor: '[data-testid=audit-status]', text: 'bandwidths' },
       { phase: 'audit running', waitFor: '[data-testid=grid-minimum]', text: 'h=' },
-      { phase: 'marker drag', drag: 'marker bandwidth h' },
+      { phase: 'marker drag', drag: 'marker h, marker bandwidth h' },
     ],
   },
   {
@@ -37,7 +37,7 @@ const SCENARIOS = [
     path: embedPath('bias-variance', { worlds: '50000' }),
     steps: [
       { phase: 'load', waitFor: '[data-testid=audit-status]', text: 'bandwidths' },
-      { phase: 'audit running + drag', drag: 'marker bandwidth h' },
+      { phase: 'audit running + drag', drag: 'marker h, marker bandwidth h' },
       { phase: 'audit running', waitFor: '[data-testid=grid-minimum]', text: 'h=' },
     ],
   },
