@@ -33,10 +33,11 @@ void exp_inplace(double* x, std::size_t n, double shift = 0.0);
 /// In place x_i <- e^{x_i - shift} (a softmax row shifted by its maximum: x_i <= shift, no NaN;
 /// -inf allowed), returning pairwise_sum of the results: the same bits as exp_inplace followed
 /// by pairwise_sum, in one pass over each of pairwise_sum's blocks. Each group of eight
-/// arguments is tested once, by its extremes: all above -512, the two-lane exp; all below -746
-/// (a row's far cells, whose weights underflow), +0; otherwise every lane in two-lane arithmetic
-/// that follows exp()'s special case from -746 to -512 (results rounded at the subnormal
-/// precision), never the scalar exp lane by lane.
+/// arguments is tested by its extremes: all above -660, the two-lane exp (exp()'s special case
+/// from -660 to -512 gives the same bits); all below -746 (a row's far cells, whose weights
+/// underflow), +0; with no lane from -746 to -660, the two-lane exp with the lanes below -746 at
+/// +0; otherwise every lane in two-lane arithmetic that follows exp()'s special case from -746
+/// to -660 (results rounded at the subnormal precision), never the scalar exp lane by lane.
 double exp_shifted_sum(double* x, std::size_t n, double shift);
 
 /// The Gaussian log-kernel row: out_i <- -D_i / divisor with D_i = sum_c (K_ci - q_c)^2 for
