@@ -367,18 +367,27 @@ test('a .wasm file that is a web page, or cut short, is called so', async () => 
 });
 
 test('a slow download shows a loading note, which goes once the figure has its numbers', async () => {
-  const page = await lookupWithWasm(async (route) => {
-    // Longer than the 400 ms after which the figure says it is loading.
-    await new Promise((done) => setTimeout(done, 1000));
+  // Every request for the core's module is held until the note has been seen: the download is as
+  // slow as the test needs, whatever the machine's speed (a fixed delay raced the note's polling).
+  const { page } = await site.newPage('embed.html?widget=none');
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  let held = 0;
+  await page.context().route(/kernel_lens_core-[^/]*\.wasm$/, async (route) => {
+    held++;
+    await released;
     return route.continue();
   });
+  await page.goto(`${site.url}${embedPath('lookup')}`);
   const note = page.locator('.kl-widget__note', { hasText: 'Loading' });
   await waitForText(note, /^Loading the core \(kernel_lens_core-[^ ]*\.wasm\)…$/);
+  assert.ok(held > 0, 'the note came before the module was asked for');
   // No number yet: the read-out holds a blank the width of one (so its arrival shifts nothing).
   assert.match(await page.getByTestId('prediction').textContent(), /^[\u2007\u2008]+$/);
   // The note lies over the figure: the figure does not move when it comes or goes.
   const bodyTop = () => page.locator('.kl-widget__body').evaluate((body) => body.getBoundingClientRect().top);
   const topWithNote = await bodyTop();
+  release();
   await waitForText(page.getByTestId('prediction'), /^2\.7412$/);
   await note.waitFor({ state: 'detached', timeout: 5000 });
   assert.equal(await bodyTop(), topWithNote, 'the figure moved when the loading note went');
