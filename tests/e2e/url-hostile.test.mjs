@@ -55,8 +55,10 @@ async function loadFrames(page, urls) {
     );
   }, urls);
   const frames = await Promise.all(urls.map(async (url, i) => (await page.locator('iframe').nth(i).elementHandle()).contentFrame()));
+  // Each frame's own address, committed (its load event waits for every file of the page, which
+  // the test does not need: once a CI run waited 60 s for one of nine frames), then its figure.
   await Promise.all(frames.map(async (frame, i) => {
-    await frame.waitForURL(urls[i], { timeout: 60000 });
+    await frame.waitForURL(urls[i], { timeout: 60000, waitUntil: 'commit' });
     await figuresDrawn(frame, 60000);
   }));
   return frames;
