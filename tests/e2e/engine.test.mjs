@@ -323,13 +323,14 @@ test('a worker script that does not load: light work runs on the page instead, h
   assert.ok(errors.every((error) => /404|worker/i.test(error)), errors.join('\n'));
 });
 
-/// Opens the lookup with the core .wasm answered by `fulfill` (a route handler) the first time.
-async function lookupWithWasm(fulfill) {
+/// Opens the lookup with the core .wasm answered by `fulfill` (a route handler) the first time, or
+/// every time with `every`.
+async function lookupWithWasm(fulfill, { every = false } = {}) {
   const { page } = await site.newPage('embed.html?widget=none');
   let served = 0;
   await page.context().route(/kernel_lens_core-[^/]*\.wasm$/, async (route) => {
     served++;
-    if (served === 1) return fulfill(route);
+    if (every || served === 1) return fulfill(route);
     return route.continue();
   });
   await page.goto(`${site.url}${embedPath('lookup')}`);
@@ -369,16 +370,14 @@ test('a .wasm file that is a web page, or cut short, is called so', async () => 
 test('a slow download shows a loading note, which goes once the figure has its numbers', async () => {
   // Every request for the core's module is held until the note has been seen: the download is as
   // slow as the test needs, whatever the machine's speed (a fixed delay raced the note's polling).
-  const { page } = await site.newPage('embed.html?widget=none');
   let release;
   const released = new Promise((resolve) => (release = resolve));
   let held = 0;
-  await page.context().route(/kernel_lens_core-[^/]*\.wasm$/, async (route) => {
+  const page = await lookupWithWasm(async (route) => {
     held++;
     await released;
     return route.continue();
-  });
-  await page.goto(`${site.url}${embedPath('lookup')}`);
+  }, { every: true });
   const note = page.locator('.kl-widget__note', { hasText: 'Loading' });
   await waitForText(note, /^Loading the core \(kernel_lens_core-[^ ]*\.wasm\)…$/);
   assert.ok(held > 0, 'the note came before the module was asked for');
