@@ -151,11 +151,16 @@ async function followsTheChapter(path) {
     for (const details of document.querySelectorAll('#kl-page details')) details.open = true;
   });
   // Scroll to each figure still waiting (mounting one moves the ones below), as a reader would.
+  // Found and scrolled to in one task: a place found by one call and scrolled to by the next can
+  // have mounted in between, and a scroll then waits for a place that is gone.
   for (let step = 0; step < 4 * widgetNames.length; step++) {
-    // A section's figure place once its prose is in (the prose, with its code listings, can be tall).
-    const waiting = page.locator('.kl-section--waiting .kl-figure-waiting, .kl-section--waiting:not(:has(.kl-figure-waiting))').first();
-    if ((await waiting.count()) === 0) break;
-    await waiting.scrollIntoViewIfNeeded().catch(() => {});
+    const scrolled = await page.evaluate(() => {
+      // A section's figure place once its prose is in (the prose, with its code listings, can be tall).
+      const waiting = document.querySelector('.kl-section--waiting .kl-figure-waiting, .kl-section--waiting:not(:has(.kl-figure-waiting))');
+      waiting?.scrollIntoView({ block: 'center' });
+      return Boolean(waiting);
+    });
+    if (!scrolled) break;
     await nextFrames(page);
   }
   await page.waitForFunction(() => !document.querySelector('.kl-section--waiting'), null, { timeout: 30000 });

@@ -161,8 +161,13 @@ export async function scrollToFigure(page, sectionId, timeout = 15000) {
   const figure = section.locator('.kl-widget');
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
-    const place = section.locator('.kl-figure-waiting');
-    await ((await place.count()) ? place.first() : section).scrollIntoViewIfNeeded().catch(() => {});
+    // The place found and scrolled to in one task: found by one call and scrolled to by the next,
+    // it can have mounted in between, and the scroll would wait for a place that is gone.
+    await section.evaluate((element) => {
+      const place = element.querySelector('.kl-figure-waiting') ?? element;
+      const box = place.getBoundingClientRect();
+      if (box.bottom < 0 || box.top > innerHeight) place.scrollIntoView({ block: 'center' });
+    });
     try {
       await figure.first().waitFor({ timeout: 1000 });
       await figure.first().scrollIntoViewIfNeeded();
