@@ -9,7 +9,8 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { buildRecipes } from './recipes.mjs';
 
@@ -45,9 +46,35 @@ async function buildReveal() {
   await cp(join(here, 'reveal/index.html'), join(deck, 'index.html'));
 }
 
+/// Builds one recipe in a Node process of its own; resolves once it has built, rejects with its output.
+const children = [];
+function buildAside(dir) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e',
+    `import { buildRecipes } from ${JSON.stringify(pathToFileURL(join(here, 'recipes.mjs')).href)}; buildRecipes(${JSON.stringify(dir)});`]);
+  children.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done(output) : fail(new Error(`hosts: the ${dir} recipe did not build:\n${output}`))));
+  });
+}
+
 const started = Date.now();
-await mkdir(site, { recursive: true });
-await buildReveal();
-await buildVitepress();
-console.log(`hosts: built build/hosts/site/{notes,deck} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-buildRecipes();
+// Docusaurus's build takes about as long as all the others together, mostly on one core: it
+// builds in a process of its own beside them.
+const aside = ['docusaurus'];
+const building = aside.map((dir) => buildAside(dir));
+building.forEach((promise) => promise.catch(() => {}));
+try {
+  await mkdir(site, { recursive: true });
+  await buildReveal();
+  await buildVitepress();
+  console.log(`hosts: built build/hosts/site/{notes,deck} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  buildRecipes('', aside);
+} catch (error) {
+  for (const child of children) child.kill();
+  throw error;
+}
+for (const output of await Promise.all(building)) process.stdout.write(output);

@@ -196,8 +196,8 @@ export const RECIPES = [
 
 /// Builds every recipe site (or those whose folder name contains `only`); throws at the first
 /// that cannot be built, naming it.
-export function buildRecipes(only = '') {
-  for (const recipe of RECIPES.filter((candidate) => candidate.dir.includes(only))) {
+export function buildRecipes(only = '', skip = []) {
+  for (const recipe of RECIPES.filter((candidate) => candidate.dir.includes(only) && !skip.includes(candidate.dir))) {
     if (!(recipe.installed ? recipe.installed() : has(recipe.tool))) throw new Error(`${recipe.dir} is not installed: ${SETUP}`);
     const started = Date.now();
     try {
