@@ -56,9 +56,13 @@ async function loadFrames(page, urls) {
   }, urls);
   const frames = await Promise.all(urls.map(async (url, i) => (await page.locator('iframe').nth(i).elementHandle()).contentFrame()));
   // Each frame's own address, committed (its load event waits for every file of the page, which
-  // the test does not need: once a CI run waited 60 s for one of nine frames), then its figure.
+  // the test does not need), then its figure. Twice in CI runs one frame never got there within
+  // 60 s, each time ties' first: a failure says where that frame and the page's frames were.
   await Promise.all(frames.map(async (frame, i) => {
-    await frame.waitForURL(urls[i], { timeout: 60000, waitUntil: 'commit' });
+    await frame.waitForURL(urls[i], { timeout: 60000, waitUntil: 'commit' }).catch((error) => {
+      const where = page.frames().map((each) => `${each === frame ? '* ' : ''}${each.isDetached() ? 'detached ' : ''}${each.url()}`);
+      throw new Error(`frame ${i} (${urls[i]}): ${error.message.split('\n')[0]}; frame ${frame.isDetached() ? 'detached' : 'attached'} at ${frame.url()}; the page's frames: ${where.join(', ')}`);
+    });
     await figuresDrawn(frame, 60000);
   }));
   return frames;
