@@ -21,15 +21,7 @@ const TABLE_INDICES = [100, 200, 300, 400, 500] as const;
 const BAND_SDS = 2;
 
 const params = {
-  bandwidths: {
-    kind: 'numbers',
-    label: 'bandwidths',
-    default: [0.05, 0.18, 0.65],
-    min: 0.02,
-    max: 3,
-    minLength: 1,
-    maxLength: MAX_CURVES,
-  },
+  bandwidths: { kind: 'numbers', label: 'bandwidths', default: [0.05, 0.18, 0.65], min: 0.02, max: 3, minLength: 1, maxLength: MAX_CURVES },
   band: { kind: 'boolean', label: '±2 sd band shown', default: false },
 } as const;
 const BANDWIDTH_SPEC = { min: params.bandwidths.min, max: params.bandwidths.max, scale: 'log' } as const;
@@ -44,6 +36,9 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
   const deviations: (Float64Array | null)[] = [];
   const biases: (Float64Array | null)[] = [];
   const coverages: (BandCoverage | null)[] = [];
+  /// The arrays with one entry per curve, kept as long as the list of bandwidths.
+  const perCurve = [curves, deviations, biases, coverages];
+  const fitCurves = (count: number): void => perCurve.forEach((entries) => (entries.length = count));
   /// What each curve was last drawn for: a curve is asked again only when its bandwidth changed,
   /// or when the band is shown and its sd is not yet in (a request that failed, say because a part
   /// of the core did not load, is asked again on Retry).
@@ -226,10 +221,7 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
   );
 
   function setBandwidths(bandwidths: number[]): void {
-    curves.length = bandwidths.length;
-    deviations.length = bandwidths.length;
-    biases.length = bandwidths.length;
-    coverages.length = bandwidths.length;
+    fitCurves(bandwidths.length);
     host.update({ bandwidths });
     buildSliders();
   }
@@ -254,10 +246,7 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
         control.element.classList.add('kl-control--swatch');
         const remove = button('×', () => {
           if (host.state.bandwidths.length <= 1) return;
-          curves.splice(i, 1);
-          deviations.splice(i, 1);
-          biases.splice(i, 1);
-          coverages.splice(i, 1);
+          for (const entries of perCurve) entries.splice(i, 1);
           // Every later curve moves up a slot: each slot asks for its new bandwidth.
           asked = [];
           setBandwidths(host.state.bandwidths.filter((_, j) => j !== i));
@@ -280,10 +269,7 @@ export default defineWidget({ name: 'smoothing', ...meta, params, prose }, (host
   async function loadLaboratory(): Promise<void> {
     lab = await loadChapterSample(host, DENSE);
     waiting();
-    curves.length = host.state.bandwidths.length;
-    deviations.length = host.state.bandwidths.length;
-    biases.length = host.state.bandwidths.length;
-    coverages.length = host.state.bandwidths.length;
+    fitCurves(host.state.bandwidths.length);
     paint();
     renderCoverage();
     noiseComputation.refresh();
