@@ -8,6 +8,7 @@
 /// computes, then `data-kl-drawn` counts up and `kernel-lens:drawn` is dispatched (tests wait for
 /// it with the harness' `afterDrawn`).
 import { sharedBridge } from '../engine';
+import { element } from '../ui/dom';
 import { copyText } from '../ui/share';
 import { parseCells, type CodeCell } from './cells';
 import { highlightPython } from './highlight';
@@ -45,13 +46,6 @@ function storeOpen(id: string, open: boolean): void {
   } catch {
     // Storage blocked or full: the choice holds for this page only.
   }
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 /// A link to a live figure, or its name when the page has none.

@@ -1,4 +1,5 @@
 /// Mounts a widget definition into a frame with its notes and error areas.
+import { element } from '../dom';
 import type { ShareTarget } from '../share';
 import { noteSentence, parseState, serializeState, type Schema } from '../state';
 import { FigureHost } from './figure-host';
@@ -27,12 +28,6 @@ export interface MountedFrame {
   /// The figure's state now.
   readonly state: Record<string, unknown>;
   destroy(): void;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  return node;
 }
 
 /// A note line appended to `box`; returns what removes it.

@@ -79,12 +79,11 @@ export default defineWidget({ name: 'exercise-ols-weights', ...meta, params, pro
   // Until the core answers, the read-outs and the table's λ columns hold blanks of about their
   // numbers' widths: their arrival shifts nothing.
   setText(qText, fixed(host.state.q, 2));
-  setText(weightsText, pending('(−0.00, 0.00, 0.00, 0.00, 0.00)'));
-  setText(sumText, pending('1.00'));
-  setText(negativeText, pending('Negative: λ1 = −0.00 on key −2.'));
-  setText(predictionText, pending('0.0000'));
-  setText(rangeText, pending('[0.00, 0.00]'));
-  setText(verdict, pending('inside the range'));
+  const blanks = [
+    [weightsText, '(−0.00, 0.00, 0.00, 0.00, 0.00)'], [sumText, '1.00'], [negativeText, 'Negative: λ1 = −0.00 on key −2.'],
+    [predictionText, '0.0000'], [rangeText, '[0.00, 0.00]'], [verdict, 'inside the range'],
+  ] as const;
+  for (const [node, blank] of blanks) setText(node, pending(blank));
   table.setRows(EXERCISE_KEYS.map((key, i) => [fixed(key, 0), pending('−0.00'), pending('−0.0000'), fixed(host.state.targets[i] ?? Number.NaN, 2)]));
   host.root.append(answer.element);
   // The answer's TeX is the figure's own: the page typesets only the prose before it.

@@ -1,6 +1,7 @@
 /// Pieces shared by the pencil-exercise reveals: a "check your answer" disclosure and an editor for
 /// the five targets on the keys −2…2.
 import { button, controlRow } from '../../ui/controls';
+import { element } from '../../ui/dom';
 import { fixed, tuple } from '../../ui/format';
 import './pencil.css';
 import { setText } from '../../ui/readout';
@@ -56,18 +57,14 @@ export interface TargetEditorOptions {
 
 /// Five labelled number inputs (one per key) and the preset buttons.
 export function targetEditor(options: TargetEditorOptions): TargetEditor {
-  const element = document.createElement('div');
-  element.className = 'kl-targets';
-  const fields = document.createElement('div');
-  fields.className = 'kl-targets__fields';
+  const editor = element('div', 'kl-targets');
+  const fields = element('div', 'kl-targets__fields');
   const inputs = EXERCISE_KEYS.map((key, i) => {
-    const label = document.createElement('label');
-    label.className = 'kl-targets__field';
+    const label = element('label', 'kl-targets__field');
     const caption = document.createElement('span');
     setText(caption, `y${i + 1}`);
-    const input = document.createElement('input');
+    const input = element('input', 'kl-input');
     input.type = 'number';
-    input.className = 'kl-input';
     input.step = '0.1';
     input.setAttribute('aria-label', `target y${i + 1} at key ${fixed(key, 0)}`);
     label.append(caption, input);
@@ -98,6 +95,6 @@ export function targetEditor(options: TargetEditorOptions): TargetEditor {
     return choice;
   });
   set(options.targets);
-  element.append(fields, controlRow(...presets));
-  return { element, set };
+  editor.append(fields, controlRow(...presets));
+  return { element: editor, set };
 }

@@ -5,7 +5,7 @@ import type { CsvTable } from '../../engine';
 import { button, controlRow } from '../../ui/controls';
 import { liveReadout, setText } from '../../ui/readout';
 import { decodeUpload } from './decode-upload';
-import { element } from './dom';
+import { element } from '../../ui/dom';
 
 export interface EntryOptions {
   /// The text box's id (unique on the page).

@@ -5,7 +5,7 @@ import { call, type CsvTable } from '../../engine';
 import { bandwidthSlider, controlRow, slider, type Slider } from '../../ui/controls';
 import { significant } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
-import { element } from './dom';
+import { element } from '../../ui/dom';
 import { dataEntry } from './entry';
 import { askFor, BANDWIDTH_POINTS, frameCalls, frameOf, frameTables, type Asked, type Frame, type LooGrid } from './frame';
 import { readouts } from './readouts';

@@ -4,7 +4,7 @@
 import { dataTable } from '../../ui/controls';
 import { fixed, precise, significant } from '../../ui/format';
 import { liveReadout, setText } from '../../ui/readout';
-import { element } from './dom';
+import { element } from '../../ui/dom';
 import type { Frame } from './frame';
 import { MAX_EDITABLE_ROWS } from './table';
 import type { YourDataView } from './view';

@@ -7,7 +7,7 @@ import { palette, type Palette } from '../../theme/theme';
 import { fixed, precise } from '../../ui/format';
 import type { WidgetHost } from '../../ui/host/widget';
 import { setText } from '../../ui/readout';
-import { element } from './dom';
+import { element } from '../../ui/dom';
 import type { Frame } from './frame';
 
 export interface SmoothingFrame {
