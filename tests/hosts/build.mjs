@@ -46,8 +46,9 @@ async function buildReveal() {
   await cp(join(here, 'reveal/index.html'), join(deck, 'index.html'));
 }
 
-/// Builds one recipe in a Node process of its own; resolves once it has built, rejects with its output.
+/// The recipes' build processes started by buildAside (stopped if the rest of the build fails).
 const children = [];
+/// Builds one recipe in a Node process of its own; resolves once it has built, rejects with its output.
 function buildAside(dir) {
   const child = spawn(process.execPath, ['--input-type=module', '-e',
     `import { buildRecipes } from ${JSON.stringify(pathToFileURL(join(here, 'recipes.mjs')).href)}; buildRecipes(${JSON.stringify(dir)});`]);
