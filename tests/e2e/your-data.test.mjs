@@ -179,6 +179,9 @@ test('nothing typed is inserted as HTML', async () => {
 test('keyboard, kernel choice and table edits change the numbers; a bad cell is refused', async () => {
   const { page, errors } = await openWidget();
   const prediction = page.getByTestId('prediction');
+  // The chapter's example as it opens is the one Reset gives back: its table's column names too.
+  const opened = { text: await page.getByTestId('csv-text').inputValue(), header: await page.locator('.kl-table th').allTextContents() };
+  assert.match(opened.text, /^location,response\n/);
   const bandwidth = page.getByRole('slider', { name: /bandwidth/ });
   await bandwidth.focus();
   await page.keyboard.press('ArrowRight');
@@ -189,6 +192,7 @@ test('keyboard, kernel choice and table edits change the numbers; a bad cell is 
   await page.getByRole('combobox', { name: 'kernel' }).selectOption('laplacian');
   await page.getByRole('button', { name: /Reset/ }).click();
   await waitForText(prediction, new RegExp(`^${CHAPTER_PREDICTION}$`));
+  assert.deepEqual({ text: await page.getByTestId('csv-text').inputValue(), header: await page.locator('.kl-table th').allTextContents() }, opened);
 
   const cell = page.getByRole('textbox', { name: 'row 2, response' });
   await cell.fill('4');

@@ -46,6 +46,15 @@ interface Sourced {
   source: Source;
 }
 
+/// The column names of a table from the figure's parameters: the chapter's (its table's
+/// "location" and "response") for its own three points, as Reset gives them; x, y (x1 … xd, y) for
+/// any other data.
+function columnNames(d: number, keys: readonly number[], values: readonly number[]): string[] {
+  const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (d === 1 && same(keys, params.keys.default) && same(values, params.values.default)) return ['location', 'response'];
+  return d === 1 ? ['x', 'y'] : [...Array.from({ length: d }, (_, c) => `x${c + 1}`), 'y'];
+}
+
 function clampToRange(x: number, range: { min: number; max: number }): number {
   return Math.min(Math.max(x, range.min), range.max);
 }
@@ -80,7 +89,7 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
       host.update({ h: params.h.default, q: params.q.default, kernel: params.kernel.default });
       bandwidth.set(host.state.h);
       kernelSelect.value = host.state.kernel;
-      parse(toCsv(['location', 'response'], params.keys.default, params.values.default, 1), 'reset');
+      parse(toCsv(columnNames(1, params.keys.default, params.values.default), params.keys.default, params.values.default, 1), 'reset');
     },
     refuse: (reason) => refuse(reason),
   });
@@ -255,5 +264,5 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
     () => undefined,
   );
   const { d, keys, values } = host.state;
-  parse(toCsv(d === 1 ? ['x', 'y'] : [...Array.from({ length: d }, (_, c) => `x${c + 1}`), 'y'], keys, values, d), 'url');
+  parse(toCsv(columnNames(d, keys, values), keys, values, d), 'url');
 });
