@@ -264,15 +264,35 @@ export async function elementReady(element, timeout = 30000) {
 /// Waits until every figure mounted on the page (or in a frame) has drawn and none has work under way (the
 /// full page mounts figures as the reader nears them: this speaks of those mounted, at least
 /// `atLeast` of them: 0 where none may have mounted yet).
+/// A timeout names what each figure was doing (as elementReady does).
 export async function figuresDrawn(page, timeout = 30000, atLeast = 1) {
-  await page.waitForFunction(
-    (least) => {
-      const figures = [...document.querySelectorAll('.kl-widget')];
-      return figures.length >= least && figures.every((figure) => figure.dataset.klDrawn && !figure.hasAttribute('data-kl-busy'));
-    },
-    atLeast,
-    { timeout },
-  );
+  try {
+    await page.waitForFunction(
+      (least) => {
+        const figures = [...document.querySelectorAll('.kl-widget')];
+        return figures.length >= least && figures.every((figure) => figure.dataset.klDrawn && !figure.hasAttribute('data-kl-busy'));
+      },
+      atLeast,
+      { timeout },
+    );
+  } catch (error) {
+    const state = await page
+      .evaluate(() => ({
+        address: location.href.slice(0, 120),
+        readyState: document.readyState,
+        hidden: document.hidden,
+        figures: [...document.querySelectorAll('.kl-widget')].map((figure) => ({
+          widget: figure.dataset.widget,
+          drawn: figure.dataset.klDrawn ?? null,
+          busy: figure.hasAttribute('data-kl-busy'),
+          error: figure.querySelector('.kl-widget__error:not([hidden])')?.textContent?.trim() || null,
+          notes: [...figure.querySelectorAll('.kl-widget__note:not([hidden])')].map((note) => note.textContent.slice(0, 80)),
+          canvases: [...figure.querySelectorAll('canvas')].map((canvas) => `${canvas.width}x${canvas.height}`),
+        })),
+      }))
+      .catch((reason) => `unreadable: ${String(reason).split('\n')[0]}`);
+    throw new Error(`${error.message.split('\n')[0]}; the figures: ${JSON.stringify(state)}`);
+  }
 }
 
 /// Waits until the browser has rendered two frames (what a scroll or a resize changed is laid out).
