@@ -55,11 +55,15 @@ async function loadFrames(page, urls) {
     );
   }, urls);
   const frames = await Promise.all(urls.map(async (url, i) => (await page.locator('iframe').nth(i).elementHandle()).contentFrame()));
-  // Each frame's own address, committed (its load event waits for every file of the page, which
-  // the test does not need), then its figure. Twice in CI runs one frame never got there within
-  // 60 s, each time ties' first: a failure says where that frame and the page's frames were.
+  // Each frame's own document, committed (its load event waits for every file of the page, which
+  // the test does not need), then its figure. The figure writes its state back into its address
+  // (the values that fell back leave it), so the address is awaited by its page and widget: a
+  // frame that had already done so when the wait began never matched its first address under a
+  // loaded machine (seen in CI runs). A failure says where that frame and the page's frames were.
   await Promise.all(frames.map(async (frame, i) => {
-    await frame.waitForURL(urls[i], { timeout: 60000, waitUntil: 'commit' }).catch((error) => {
+    const asked = new URL(urls[i]);
+    const own = (url) => url.origin === asked.origin && url.pathname === asked.pathname && url.searchParams.get('widget') === asked.searchParams.get('widget');
+    await frame.waitForURL(own, { timeout: 60000, waitUntil: 'commit' }).catch((error) => {
       const where = page.frames().map((each) => `${each === frame ? '* ' : ''}${each.isDetached() ? 'detached ' : ''}${each.url()}`);
       throw new Error(`frame ${i} (${urls[i]}): ${error.message.split('\n')[0]}; frame ${frame.isDetached() ? 'detached' : 'attached'} at ${frame.url()}; the page's frames: ${where.join(', ')}`);
     });
