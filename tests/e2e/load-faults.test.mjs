@@ -93,6 +93,8 @@ test('every part slow: each figure waiting says what it is loading, and draws on
   }
   await page.goto(`${hosted.host.url}index.html`);
   const said = new Set();
+  /// What the waiting figures said in each round (for a failure's message).
+  const heard = [];
   const settled = (now) => now.every((s) => s.drawn >= 1 && !s.busy && !s.error);
   for (let round = 0; ; round++) {
     const told = () => until(
@@ -110,6 +112,7 @@ test('every part slow: each figure waiting says what it is loading, and draws on
       await Promise.race([someHeld(), drawn]);
       states = await told();
     }
+    heard.push(states.filter((state) => state.drawn === 0).map((state) => `${state.widget}: ${state.loading}`));
     for (const s of states.filter((state) => state.drawn === 0)) {
       assert.match(s.loading, /^Loading the (core|laboratory|core's worker) \(/, `${s.widget}: ${s.loading}`);
       for (const [, what] of s.loading.matchAll(/the (core's worker|core|laboratory) \(/g)) said.add(what);
@@ -119,7 +122,7 @@ test('every part slow: each figure waiting says what it is loading, and draws on
     for (const route of held.splice(0)) await route.continue();
   }
   // The core, the laboratory and the worker were each said while slow.
-  assert.deepEqual([...said].sort(), ['core', "core's worker", 'laboratory']);
+  assert.deepEqual([...said].sort(), ['core', "core's worker", 'laboratory'], `heard by round: ${JSON.stringify(heard)}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
