@@ -279,7 +279,9 @@ function formatParam(spec: ParamSpec, value: unknown): string {
   return String(value);
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
+/// Whether two parameter values are equal: the same number, string or boolean, or lists of the
+/// same numbers (how a value is told from its default).
+export function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
   return a === b;
 }

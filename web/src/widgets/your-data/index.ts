@@ -5,6 +5,7 @@ import { call, type CsvTable } from '../../engine';
 import { bandwidthSlider, controlRow, slider, type Slider } from '../../ui/controls';
 import { significant } from '../../ui/format';
 import { defineWidget } from '../../ui/host/widget';
+import { sameValue } from '../../ui/state';
 import { element } from '../../ui/dom';
 import { dataEntry } from './entry';
 import { askFor, BANDWIDTH_POINTS, frameCalls, frameOf, frameTables, type Asked, type Frame, type LooGrid } from './frame';
@@ -50,8 +51,7 @@ interface Sourced {
 /// "location" and "response") for its own three points, as Reset gives them; x, y (x1 … xd, y) for
 /// any other data.
 function columnNames(d: number, keys: readonly number[], values: readonly number[]): string[] {
-  const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-  if (d === 1 && same(keys, params.keys.default) && same(values, params.values.default)) return ['location', 'response'];
+  if (d === 1 && sameValue(keys, params.keys.default) && sameValue(values, params.values.default)) return ['location', 'response'];
   return d === 1 ? ['x', 'y'] : [...Array.from({ length: d }, (_, c) => `x${c + 1}`), 'y'];
 }
 
