@@ -27,6 +27,7 @@ for (const recipe of RECIPES.filter((candidate) => !candidate.deck && candidate.
     t.diagnostic(recipe.version().split('\n')[0]);
 
     const { page, errors, failures, context } = await hosts.open(recipe.path ?? `${recipe.dir}/index.html`, { viewport: { width: 1200, height: 900 } });
+    if (recipe.hydrated) await page.waitForSelector(recipe.hydrated);
     const element = page.locator('#figure-lookup');
     const frame = page.frameLocator('#frame-lookup');
     assert.equal(await waitForText(element.getByTestId('prediction'), /\d/), CHAPTER.prediction);
