@@ -77,6 +77,24 @@ test('the default table reproduces the chapter lookup and an independent leave-o
   assert.equal(await page.getByTestId('loo').textContent(), loo.toFixed(4));
   assert.equal(await page.getByTestId('data-message').isHidden(), true);
   await screenshot(page, 'your-data');
+
+  // The chart's axes are named as the table's columns (its "Show data" header reads them).
+  const chartHead = async () => {
+    const disclosure = page.locator('.kl-chart-data').first();
+    if (!(await disclosure.evaluate((node) => node.open))) await disclosure.locator('summary').click();
+    return disclosure.locator('thead th').allTextContents();
+  };
+  assert.deepEqual(await chartHead(), ['series', 'location (key)', 'response (value)']);
+  await submit(page, 'Distance km,Price\n1,2\n2,3\n4,1');
+  await waitForText(page.getByTestId('data-summary'), /^3 rows; 1 key column \(Distance km\)/);
+  await page.getByTestId('prediction').filter({ hasNotText: CHAPTER_PREDICTION }).waitFor();
+  await page.waitForFunction(() => document.querySelector('.kl-chart-data thead')?.textContent.includes('Distance km (key)'));
+  assert.deepEqual(await chartHead(), ['series', 'Distance km (key)', 'Price (value)']);
+  // A name too long for the axis is cut on the canvas; the data table names it whole.
+  const long = 'Distance from the city centre in kilometres';
+  await submit(page, `${long},Average monthly rent in euros\n1,2\n2,3\n4,1`);
+  await page.waitForFunction((name) => document.querySelector('.kl-chart-data thead')?.textContent.includes(name), long);
+  assert.deepEqual(await chartHead(), ['series', `${long} (key)`, 'Average monthly rent in euros (value)']);
   assert.deepEqual(errors, []);
 });
 

@@ -1,6 +1,6 @@
 // Units of the site's pure TypeScript, run in Node through Vite's module loader (no browser):
 // the parameter schema's parsing and its notes for parameters that had no effect, and the
-// number formats the read-outs print.
+// number formats the read-outs print, and text cut to the room it has.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { moduleLoader } from '../../scripts/widget-parameters.mjs';
@@ -121,4 +121,17 @@ test('number formats print the digits the chapter prints', () => {
   assert.equal(format.fixed(2.74119, 4), '2.7412');
   assert.equal(format.tuple([0.00021, 0.94131, 0.05848], 4), '(0.0002, 0.9413, 0.0585)');
   assert.equal(format.pythonFloat(0.1), '0.1');
+});
+
+test('a title cut to fit keeps whole characters and the most that fit', () => {
+  const width = (text) => Array.from(text).length; // one unit a character
+  const dress = (shown) => (shown ? `${shown} (key)` : 'key');
+  assert.equal(format.cutToFit('location', dress, 14, width), 'location (key)');
+  assert.equal(format.cutToFit('location', dress, 13, width), 'locati… (key)');
+  // A cut ending in a space drops it before the ellipsis.
+  assert.equal(format.cutToFit('a b c', dress, 9, width), 'a… (key)');
+  // A character outside the BMP is never split (it counts as one).
+  assert.equal(format.cutToFit('𝑥𝑦𝑧', dress, 8, width), '𝑥… (key)');
+  // Nothing fits: the dress alone.
+  assert.equal(format.cutToFit('location', dress, 3, width), 'key');
 });

@@ -26,7 +26,18 @@ type Dataset = { label?: string; data?: unknown; klCurve?: CurveArrays; klPoints
 const num = (v: number): string => significant(v, 4);
 const text = (v: number | string): string => (typeof v === 'number' ? num(v) : v);
 
+/// Axis names in full for charts whose drawn titles are cut to fit (see `nameAxes`).
+const wholeNames = new WeakMap<object, Partial<Record<'x' | 'y', string>>>();
+
+/// Gives the summary, the points read and the data table of `chart` these axis names, where its
+/// drawn titles are cut to the canvas.
+export function nameAxes(chart: object, names: Partial<Record<'x' | 'y', string>>): void {
+  wholeNames.set(chart, names);
+}
+
 function axisTitle(chart: AnyChart, axis: 'x' | 'y'): string {
+  const whole = wholeNames.get(chart)?.[axis];
+  if (whole) return whole;
   const title = (chart.options.scales?.[axis] as { title?: { display?: boolean; text?: unknown } } | undefined)?.title;
   const value = title?.text;
   return (Array.isArray(value) ? value.join(' ') : typeof value === 'string' ? value : '') || axis;

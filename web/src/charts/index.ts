@@ -16,7 +16,7 @@ export type { Chart, LegendItem, Plugin } from 'chart.js';
 export { barPoints, barValueLabels, envelopeBars, weightBarChart, weightTick, type WeightBarOptions } from './bars';
 export { canvasFont, chartCanvas, chartSettled, createChart, isChart } from './create';
 export type { AnyChart } from './adapter';
-export { explorable } from './explore';
+export { explorable, nameAxes } from './explore';
 export { curveDataset, curveLayer, pointsDataset, setDatasets, type CurveArrays } from './curves';
 export { onChartsDrew, scheduleFrame } from './frame';
 export { boxLegend, lineLegend } from './legend';

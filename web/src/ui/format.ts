@@ -73,3 +73,22 @@ export function pythonFloat(x: number): string {
 export function indexed(name: string, index: number): string {
   return name + [...String(index)].map((digit) => String.fromCodePoint(0x2080 + Number(digit))).join('');
 }
+
+/// `dress(text)` with `text` cut at a character boundary and ended with "…" where the whole one is
+/// wider than `room` as `measure` measures it: the longest cut that fits; `dress('')` when no
+/// character fits. E.g. an axis title `${name} (key)` with the name cut to the canvas.
+export function cutToFit(text: string, dress: (shown: string) => string, room: number, measure: (text: string) => number): string {
+  const whole = dress(text);
+  if (measure(whole) <= room) return whole;
+  const characters = Array.from(text);
+  const cut = (count: number): string => dress(count > 0 ? `${characters.slice(0, count).join('').trimEnd()}…` : '');
+  // Wider with every character kept: a binary search for the longest that fits.
+  let low = 0;
+  let high = characters.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (measure(cut(middle)) <= room) low = middle;
+    else high = middle - 1;
+  }
+  return cut(low);
+}

@@ -46,7 +46,7 @@ export function readouts(view: YourDataView): Readouts {
     show(frame) {
       const current = frame.table;
       if (current.d === 1 && frame.curve) {
-        view.drawSmoothing({ keys: current.keys, values: current.values, grid: frame.grid, curve: frame.curve, query: frame.q, prediction: frame.prediction });
+        view.drawSmoothing({ keys: current.keys, values: current.values, grid: frame.grid, curve: frame.curve, query: frame.q, prediction: frame.prediction, keyName: current.header[0] ?? '', valueName: current.header[1] ?? '' });
         setText(where, `f̂(${significant(frame.q, 4)}) at h = ${precise(frame.h, 3)}`);
         setText(prediction, fixed(frame.prediction, 4));
       } else {

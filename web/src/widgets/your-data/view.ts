@@ -1,10 +1,10 @@
 /// The your-data panels: the reader's points with the smoothing curve and the query (1-D keys),
 /// the attention map (more key columns), and the leave-one-out curve over bandwidths with the
 /// current h marked.
-import { chartCanvas, createChart, recolorStars, scheduleFrame, starDataset, type Chart } from '../../charts';
+import { canvasFont, chartCanvas, createChart, nameAxes, recolorStars, scheduleFrame, starDataset, type Chart } from '../../charts';
 import { evenTickIndices, Heatmap } from '../../charts/heatmap';
 import { palette, type Palette } from '../../theme/theme';
-import { fixed, precise } from '../../ui/format';
+import { cutToFit, fixed, precise } from '../../ui/format';
 import type { WidgetHost } from '../../ui/host/widget';
 import { setText } from '../../ui/readout';
 import { element } from '../../ui/dom';
@@ -17,6 +17,9 @@ export interface SmoothingFrame {
   curve: ArrayLike<number>;
   query: number;
   prediction: number;
+  /// The table's column names: the key column's and the value column's.
+  keyName: string;
+  valueName: string;
 }
 
 export interface LooFrame {
@@ -42,6 +45,15 @@ export function paddedRange(xs: ArrayLike<number>, margin = 0.08): { min: number
   return { min: min - margin * span, max: max + margin * span };
 }
 
+/// An axis title naming the table's column and its role, `location (key)` (the role alone when
+/// the column is named for it), the name cut with an ellipsis to `room` pixels as `measure`
+/// measures text (the table, the summary and the chart's data table show it whole).
+export function columnAxisTitle(name: string, role: 'key' | 'value', room = Infinity, measure: (text: string) => number = () => 0): string {
+  const whole = name.trim();
+  if (!whole || whole.toLowerCase() === role) return role;
+  return cutToFit(whole, (shown) => (shown ? `${shown} (${role})` : role), room, measure);
+}
+
 function points(xs: ArrayLike<number>, ys: ArrayLike<number>): XY[] {
   return Array.from(xs, (x, i) => ({ x, y: ys[i] ?? Number.NaN })).filter((p) => Number.isFinite(p.y));
 }
@@ -55,6 +67,8 @@ export class YourDataView {
   private readonly heatmap: Heatmap;
   private readonly mapTitle: HTMLParagraphElement;
   private colors = palette();
+  /// The table's column names the smoothing chart's axes show.
+  private names = { key: '', value: '' };
 
   /// The charts and the map are the host's: disposed and recoloured with the figure.
   constructor(host: Pick<WidgetHost, 'own' | 'onTheme'>) {
@@ -79,6 +93,8 @@ export class YourDataView {
           x: { type: 'linear', title: { display: true, text: 'key' }, ticks: { includeBounds: false } },
           y: { type: 'linear', title: { display: true, text: 'value' }, ticks: { includeBounds: false } },
         },
+        // A new size gives the titles another length (Chart.js lays the chart out after this).
+        onResize: (chart) => this.fitTitles(chart as Chart<'scatter'>),
       },
     }));
     this.loo = host.own(createChart(right.canvas, {
@@ -160,6 +176,8 @@ export class YourDataView {
       const scales = this.smoothing.options.scales ?? {};
       Object.assign(scales.x ?? {}, x);
       Object.assign(scales.y ?? {}, y);
+      this.names = { key: frame.keyName, value: frame.valueName };
+      this.fitTitles();
     });
   }
 
@@ -180,6 +198,30 @@ export class YourDataView {
       if (xs.length) Object.assign(scales.x ?? {}, { min: Math.min(...xs) / 1.2, max: Math.max(...xs) * 1.2 });
       Object.assign(scales.y ?? {}, y);
     });
+  }
+
+  /// Names the axes as the table names its columns, each title cut to the length of its axis (a
+  /// title is centred on its axis and drawn on the canvas: a longer one would be clipped at the
+  /// canvas's edge). A new title lays the chart out again; an unchanged one does not.
+  private fitTitles(chart: Chart<'scatter'> = this.smoothing): void {
+    const scales = chart.options.scales ?? {};
+    const context = chart.ctx;
+    if (!scales.x?.title || !scales.y?.title || !context) return;
+    const font = scales.x.title.font;
+    // Chart.js's default size (12 px), which the charts keep, unless the title sets its own.
+    const size = font && typeof font === 'object' && typeof font.size === 'number' ? font.size : 12;
+    const measure = (text: string): number => context.measureText(text).width;
+    // From the last layout (before the first, the whole canvas less the other axis): the room
+    // either side of the axis's centre, twice the nearer side.
+    const area = chart.chartArea ?? { left: 0, right: chart.width, top: 0, bottom: chart.height };
+    const across = 2 * Math.min((area.left + area.right) / 2, chart.width - (area.left + area.right) / 2) - 8;
+    const along = 2 * Math.min((area.top + area.bottom) / 2, chart.height - (area.top + area.bottom) / 2) - 8;
+    nameAxes(chart, { x: columnAxisTitle(this.names.key, 'key'), y: columnAxisTitle(this.names.value, 'value') });
+    context.save();
+    context.font = canvasFont(size, undefined, chart);
+    scales.x.title.text = columnAxisTitle(this.names.key, 'key', across, measure);
+    scales.y.title.text = columnAxisTitle(this.names.value, 'value', along, measure);
+    context.restore();
   }
 
   private recolor(colors: Palette): void {
