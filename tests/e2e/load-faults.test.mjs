@@ -18,6 +18,12 @@ const PARTS = {
   'lab script': /\/assets\/kernel_lens_lab-[^/]*\.js$/,
   worker: /\/assets\/worker-[^/]*\.js$/,
 };
+/// The name a waiting figure gives each part's requests.
+const PART_NAMES = [
+  [/\/assets\/kernel_lens_lab-/, 'laboratory'],
+  [/\/assets\/worker-/, "core's worker"],
+  [/\/assets\/kernel_lens_core-/, 'core'],
+];
 /// What a figure waiting for the part says while it is slow to arrive.
 const LOADING = {
   'core wasm': /^Loading the core \(/,
@@ -111,6 +117,20 @@ test('every part slow: each figure waiting says what it is loading, and draws on
       drawn.catch(() => {});
       await Promise.race([someHeld(), drawn]);
       states = await told();
+    }
+    // A request held just now (the laboratory's, asked for as a figure's first part arrives) may
+    // not be named yet: what is held is let through once a waiting figure names each of its parts.
+    const parts = [...new Set(held.map((route) => PART_NAMES.find(([pattern]) => pattern.test(route.request().url()))?.[1]))];
+    if (parts.length > 0 && !parts.every((part) => states.some((s) => s.loading?.includes(`the ${part} (`)))) {
+      states = await until(
+        page,
+        (now, named) =>
+          now.every((s) => (s.drawn >= 1 && !s.busy && !s.error) || (s.loading && !s.error)) &&
+          named.every((part) => now.some((s) => s.loading?.includes(`the ${part} (`))),
+        `round ${round}: held parts ${JSON.stringify(parts)} never named by a waiting figure`,
+        readFigures,
+        parts,
+      );
     }
     heard.push(states.filter((state) => state.drawn === 0).map((state) => `${state.widget}: ${state.loading}`));
     for (const s of states.filter((state) => state.drawn === 0)) {
