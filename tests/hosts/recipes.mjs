@@ -131,7 +131,7 @@ export const RECIPES = [
     version: () => `@docusaurus/core ${JSON.parse(readFileSync(join(docusaurusModules, '@docusaurus/core/package.json'), 'utf8')).version}`,
     build: buildDocusaurus,
     darkSwitch: darkDataTheme,
-    // React takes over the server's HTML some time after \`load\`. A <details> opened before that
+    // React takes over the server's HTML some time after `load`. A <details> opened before that
     // is shown by the browser, then hidden again by Docusaurus's Details (its content gets
     // display: none while the element stays open), and Docusaurus sets the theme anew: a reader's
     // click, or the test's, counts from here. The colour switch is disabled until then.
