@@ -18,20 +18,11 @@ const PARTS = {
   'lab script': /\/assets\/kernel_lens_lab-[^/]*\.js$/,
   worker: /\/assets\/worker-[^/]*\.js$/,
 };
-/// The name a waiting figure gives each part's requests.
-const PART_NAMES = [
-  [/\/assets\/kernel_lens_lab-/, 'laboratory'],
-  [/\/assets\/worker-/, "core's worker"],
-  [/\/assets\/kernel_lens_core-/, 'core'],
-];
-/// What a figure waiting for the part says while it is slow to arrive.
-const LOADING = {
-  'core wasm': /^Loading the core \(/,
-  'core script': /^Loading the core \(/,
-  'lab wasm': /^Loading the laboratory \(/,
-  'lab script': /^Loading the laboratory \(/,
-  worker: /^Loading the core's worker \(/,
-};
+/// The name a figure waiting for the part gives it: "Loading the core (…" while it is slow to arrive.
+const NAMES = { 'core wasm': 'core', 'core script': 'core', 'lab wasm': 'laboratory', 'lab script': 'laboratory', worker: "core's worker" };
+const LOADING = Object.fromEntries(Object.entries(NAMES).map(([part, name]) => [part, new RegExp(`^Loading the ${name} \\(`)]));
+/// The name of the part a request is for.
+const nameOf = (url) => NAMES[Object.keys(PARTS).find((part) => PARTS[part].test(url))];
 
 let hosted;
 
@@ -120,7 +111,7 @@ test('every part slow: each figure waiting says what it is loading, and draws on
     }
     // A request held just now (the laboratory's, asked for as a figure's first part arrives) may
     // not be named yet: what is held is let through once a waiting figure names each of its parts.
-    const parts = [...new Set(held.map((route) => PART_NAMES.find(([pattern]) => pattern.test(route.request().url()))?.[1]))];
+    const parts = [...new Set(held.map((route) => nameOf(route.request().url())))];
     if (parts.length > 0 && !parts.every((part) => states.some((s) => s.loading?.includes(`the ${part} (`)))) {
       states = await until(
         page,
