@@ -38,4 +38,17 @@ const stream = run({ files, concurrency: 2 });
 stream.on('test:fail', () => {
   process.exitCode = 1;
 });
+// Each file's tests' total duration (its top-level tests, not its hooks): printed at the end,
+// longest first, for LONGEST above.
+const totals = new Map();
+for (const event of ['test:pass', 'test:fail']) {
+  stream.on(event, (data) => {
+    if (!data?.file || data.nesting !== 0) return;
+    totals.set(data.file, (totals.get(data.file) ?? 0) + (data.details?.duration_ms ?? 0));
+  });
+}
+stream.on('end', () => {
+  const lines = [...totals].sort((a, b) => b[1] - a[1]).map(([file, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}  ${relative(testsDir, file)}`);
+  console.error(`run: each file's tests took (seconds, longest first)\n${lines.join('\n')}`);
+});
 stream.compose(tap).pipe(process.stdout);

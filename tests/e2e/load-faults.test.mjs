@@ -148,7 +148,16 @@ async function faultPage(height) {
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
   });
-  return { context, page, errors };
+  // Each request for a part of the core and how it ended (a failure's message lists them).
+  const requests = [];
+  const part = (request) => Object.keys(PARTS).find((name) => PARTS[name].test(request.url()));
+  const note = (request, outcome) => {
+    if (part(request)) requests.push(`${part(request)}: ${outcome}`);
+  };
+  page.on('request', (request) => note(request, 'asked'));
+  page.on('requestfinished', (request) => note(request, 'arrived'));
+  page.on('requestfailed', (request) => note(request, `failed (${request.failure()?.errorText})`));
+  return { context, page, errors, requests };
 }
 
 /// How a part fails to arrive once: its first request slow (held until every waiting figure says
@@ -161,7 +170,7 @@ for (const [part, pattern] of Object.entries(PARTS)) {
   for (const failure of FAILURES) {
     const outcome = part === 'worker' ? 'every figure draws, its work on the page, with no error' : 'every figure that needs it says so, offers Retry, and draws after it';
     test(`${part} ${failure}: ${outcome}`, async () => {
-      const { context, page, errors } = await faultPage(40000);
+      const { context, page, errors, requests } = await faultPage(40000);
       let failures = 0;
       let held;
       const arrived = new Promise((resolve) => (held = resolve));
@@ -209,7 +218,9 @@ for (const [part, pattern] of Object.entries(PARTS)) {
           `not every figure recovered after Retry (${[...retried]})`,
           readFigures,
           { before, retried: [...retried] },
-        );
+        ).catch((error) => {
+          throw new Error(`${error.message}; requests for the parts: ${JSON.stringify(requests)}`);
+        });
         if (recovered(states, { before, retried: [...retried] })) break;
         assert.ok(rounds < widgetNames.length, `Retry went on after every figure had one: ${JSON.stringify(states)}`);
         for (const s of states.filter((state) => state.error && !retried.has(state.widget))) {
