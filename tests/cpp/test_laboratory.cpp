@@ -162,7 +162,7 @@ TEST_CASE("leave-one-out checks its cost against the work budget before it start
   REQUIRE(work::loo(5000, 8, 26) <= Limits::max_work);
 }
 
-TEST_CASE("leave-one-out streams rows: 5,000 keys need no 5,000 x 5,000 matrix", "[laboratory]") {
+TEST_CASE("leave-one-out streams rows: 5,000 keys need no 5,000 x 5,000 matrix", "[laboratory][slow]") {
   // More keys than the weight-matrix cap allows (4,097^2 > max_cells), checked on a sub-sample
   // against the formula written out directly.
   const Eigen::Index n = 5000;
