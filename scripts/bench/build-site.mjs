@@ -1,5 +1,6 @@
-// The benches' site build: the site, then the loader (dist/kernel-lens.js) beside it, as
-// `npm run build:web` does without the standalone file. `outDir` (optional) builds elsewhere.
+// The benches' site build: the site, the loader (dist/kernel-lens.js) beside it and the standalone
+// file, as `npm run build:web` does (so a bench leaves dist/ as the tests expect it). `outDir`
+// (optional) builds elsewhere.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,4 +16,6 @@ export function buildSite(outDir) {
     });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
+  const standalone = spawnSync(process.execPath, ['scripts/build-standalone.mjs', ...target], { cwd: repoRoot, stdio: 'inherit' });
+  if (standalone.status !== 0) process.exit(standalone.status ?? 1);
 }
