@@ -50,6 +50,7 @@ const readFigures = () =>
       loading: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].map((note) => note.textContent).find((text) => text.startsWith('Loading ')) ?? null,
       waiting: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].filter((note) => !note.hidden).map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
       retry: Boolean(error && !error.hidden && error.querySelector('.kl-widget__retry')),
+      working: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].filter((note) => note.checkVisibility()).map((note) => note.textContent).filter((text) => /^(Computing|Waiting|Loading) /.test(text)),
     };
   });
 
@@ -204,6 +205,8 @@ for (const [part, pattern] of Object.entries(PARTS)) {
       const first = await until(page, (states) => states.every((s) => s.drawn >= 1 && !s.busy) && states.some((s) => s.error), 'figures never settled with an explanation');
       failing = false;
       assert.ok(failures >= 1, `${part} was never requested`);
+      // A figure that says what failed no longer says it is computing, waiting or loading.
+      for (const s of first.filter((state) => state.error)) assert.deepEqual(s.working, [], `${s.widget} says it works on beside its error`);
       // Every figure that explains the failure names what failed, offers Retry, and draws after one
       // Retry (a figure whose request waited longer may say so a little later). A figure left
       // waiting for data with no error and no Retry has not recovered.

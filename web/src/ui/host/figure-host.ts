@@ -23,9 +23,11 @@ export interface FigureParts {
   readonly embedded: boolean;
   note(message: string): () => void;
   waitingNote(message: string): () => void;
-  /// Shows `message`; with `retry`, a Retry button beside it that calls it.
+  /// Shows `message`; with `retry`, a Retry button beside it that calls it, and the waiting notes
+  /// hidden until `resumeProgress` or `hideError` (the figure waits for Retry, not for work).
   showError(message: string, retry?: () => void): void;
   hideError(): void;
+  resumeProgress(): void;
   provideExport(table: ExportTable): () => void;
   stateChanged(state: Record<string, unknown>): void;
   /// The figure's one polite, atomic live region: the only place the figure speaks from.
@@ -47,7 +49,12 @@ function readoutSentence(root: HTMLElement): string {
 interface Declared<S extends Schema> {
   reads: readonly (keyof S)[] | undefined;
   ask(): void;
+  /// Removes the busy note of its latest request (or cancels the note's timer).
+  stopNote(): void;
 }
+
+/// A computation's busy note shows once its answer has taken this long.
+const BUSY_NOTE_MS = 400;
 
 /// Two state values are the same: equal numbers, strings, booleans, or lists of equal numbers.
 function same(a: unknown, b: unknown): boolean {
@@ -129,7 +136,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   compute<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>): Computation {
     const channel = this.bridge.channel(`${this.parts.id}/${spec.key}`, spec.depth);
-    const declared: Declared<S> = { reads: spec.reads, ask: () => this.ask(spec, channel, declared.ask) };
+    const declared: Declared<S> = { reads: spec.reads, ask: () => this.ask(spec, channel, declared), stopNote: () => undefined };
     this.computations.push(declared);
     if (this.mounted) declared.ask();
     return { refresh: () => declared.ask() };
@@ -158,6 +165,8 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
 
   /// Runs again what failed for want of a part of the core (Retry, or any change of the state).
   retry(): void {
+    if (this.retries.length === 0) return;
+    this.parts.resumeProgress();
     for (const again of this.retries.splice(0)) again();
   }
 
@@ -308,11 +317,13 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
     clearTimeout(this.announceTimer);
     this.stopWaitingForCharts?.();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
+    for (const declared of this.computations) declared.stopNote();
     for (const thing of this.owned.splice(0).reverse()) dispose(thing);
   }
 
   /// Asks the core for `spec` at the current state on its channel; a superseded answer is dropped.
-  private ask<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>, channel: Channel, again: () => void): void {
+  private ask<const C extends readonly CoreCall[]>(spec: ComputeSpec<S, C>, channel: Channel, declared: Declared<S>): void {
+    const again = declared.ask;
     if (this.destroyed || !this.mounted) return;
     const state = this.current;
     let calls: C | null;
@@ -323,8 +334,10 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
       return;
     }
     if (!calls) return;
+    const settled = this.busyNote(declared, spec.busyNote?.(state) ?? null);
     void this.track(channel.request(calls)).then(
       (results) => {
+        settled();
         if (!results || this.destroyed) return;
         this.clearError(spec.key);
         try {
@@ -334,6 +347,7 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
         }
       },
       (error: unknown) => {
+        settled();
         if (this.destroyed) return;
         if (!isRefusal(error)) {
           this.failedToLoad(error, spec.key, again);
@@ -343,6 +357,29 @@ export class FigureHost<S extends Schema> implements WidgetHost<S> {
         spec.refused?.(error instanceof Error ? error : new Error(String(error)), state);
       },
     );
+  }
+
+  /// Shows `message` as the computation's busy note once its request has taken BUSY_NOTE_MS (a
+  /// newer request's note replaces it); returns what the request calls when it settles, which
+  /// removes the note unless a newer request has replaced it.
+  private busyNote(declared: Declared<S>, message: string | null): () => void {
+    declared.stopNote();
+    if (!message) return () => undefined;
+    let remove: (() => void) | null = null;
+    const timer = setTimeout(() => {
+      if (!this.destroyed) remove = this.waitingNote(message);
+    }, BUSY_NOTE_MS);
+    const stop = (): void => {
+      clearTimeout(timer);
+      remove?.();
+      remove = null;
+    };
+    declared.stopNote = stop;
+    return () => {
+      if (declared.stopNote !== stop) return;
+      stop();
+      declared.stopNote = () => undefined;
+    };
   }
 
   /// Counts `work` as under way until it settles; returns it.

@@ -118,8 +118,14 @@ export function mountWidget<S extends Schema>(
           again.addEventListener('click', retry);
           error.append(' ', again);
         }
+        // A part of the core that could not be loaded hides the figure's progress notes ("Waiting
+        // for…", "Computing…") until it tries again: they would contradict the error.
+        overlay.hidden = Boolean(retry);
         error.hidden = false;
         frame.classList.add('kl-widget--error');
+      },
+      resumeProgress() {
+        overlay.hidden = false;
       },
       hideError() {
         // A focused Retry goes with the error: focus moves to the figure's first control.
@@ -129,6 +135,7 @@ export function mountWidget<S extends Schema>(
         }
         error.hidden = true;
         error.textContent = '';
+        overlay.hidden = false;
         frame.classList.remove('kl-widget--error');
       },
       provideExport(table) {

@@ -86,6 +86,10 @@ export interface ComputeSpec<S extends Schema, C extends readonly CoreCall[]> {
   draw(results: CoreResults<C>, state: StateOf<S>): void;
   /// Besides the error shown under the figure, what the widget does on a refusal (restore a field).
   refused?(error: Error, state: StateOf<S>): void;
+  /// What the figure says while this answer is awaited (asked right after `ask`; null: nothing).
+  /// Shown only if the answer outlasts a glance, and gone once the request settles however it
+  /// settles (drawn, refused, superseded, or failed for want of a part of the core).
+  busyNote?(state: StateOf<S>): string | null;
   /// Requests in flight at once (1): 2 keeps the worker busy on a drag of heavy calls.
   depth?: number;
 }

@@ -18,8 +18,6 @@ import meta from './meta';
 
 /// Links carry at most this many numbers; larger tables stay on the page only.
 const MAX_URL_NUMBERS = 200;
-/// Work that takes longer than this says so in a note.
-const BUSY_NOTE_MS = 400;
 const KERNELS = ['gaussian', 'laplacian', 'epanechnikov', 'tricube'] as const;
 
 const params = {
@@ -187,20 +185,6 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
     numbers.show(frame);
   }
 
-  /// A note that shows only if the work outlasts a glance (a 5,000-row table's leave-one-out
-  /// curve takes seconds); `stopBusy` removes it.
-  let stopBusy = (): void => undefined;
-  function busy(message: string): void {
-    stopBusy();
-    let remove: (() => void) | null = null;
-    const timer = setTimeout(() => (remove = host.waitingNote(message)), BUSY_NOTE_MS);
-    stopBusy = () => {
-      clearTimeout(timer);
-      remove?.();
-      stopBusy = () => undefined;
-    };
-  }
-  host.own({ destroy: () => stopBusy() });
 
   /// The core checks the text; an accepted table goes to the fit before it is shown.
   const checking = host.compute({
@@ -229,15 +213,17 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
       if (!current) return null;
       const q = candidate && current.d === 1 ? clampToRange(state.q, paddedRange(current.keys)) : state.q;
       sent = askFor(current, { h: state.h, q, kernel: state.kernel }, kept);
-      busy(
-        candidate
-          ? `Computing the leave-one-out errors of ${current.n.toLocaleString('en-US')} rows over ${BANDWIDTH_POINTS} bandwidths; the figure keeps the previous data until they are ready…`
-          : `Computing the fit of ${current.n.toLocaleString('en-US')} rows at the new setting…`,
-      );
       return frameCalls(sent);
     },
+    // Shown if the work outlasts a glance (a 5,000-row table's leave-one-out curve takes seconds).
+    busyNote() {
+      if (!sent) return null;
+      const rows = sent.table.n.toLocaleString('en-US');
+      return candidate
+        ? `Computing the leave-one-out errors of ${rows} rows over ${BANDWIDTH_POINTS} bandwidths; the figure keeps the previous data until they are ready…`
+        : `Computing the fit of ${rows} rows at the new setting…`;
+    },
     draw(results) {
-      stopBusy();
       // A table no longer asked for (a newer text replaced it) is not drawn.
       if (!sent || sent.table !== (candidate?.table ?? table)) return;
       const answer = frameOf(results, sent);
@@ -246,7 +232,6 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
       else show(answer.frame);
     },
     refused(error) {
-      stopBusy();
       if (candidate && sent?.table === candidate.table) {
         // A new table the core cannot compute is refused as a table: the previous one stays.
         host.clearError('fit');
