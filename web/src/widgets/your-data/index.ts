@@ -185,7 +185,6 @@ export default defineWidget({ name: 'your-data', ...meta, params, prose }, (host
     numbers.show(frame);
   }
 
-
   /// The core checks the text; an accepted table goes to the fit before it is shown.
   const checking = host.compute({
     key: 'parse',
