@@ -21,8 +21,9 @@ const PARTS = {
 /// The name a figure waiting for the part gives it: "Loading the core (…" while it is slow to arrive.
 const NAMES = { 'core wasm': 'core', 'core script': 'core', 'lab wasm': 'laboratory', 'lab script': 'laboratory', worker: "core's worker" };
 const LOADING = Object.fromEntries(Object.entries(NAMES).map(([part, name]) => [part, new RegExp(`^Loading the ${name} \\(`)]));
-/// The name of the part a request is for.
-const nameOf = (url) => NAMES[Object.keys(PARTS).find((part) => PARTS[part].test(url))];
+/// The part a request is for (undefined: none), and its name.
+const partOf = (url) => Object.keys(PARTS).find((part) => PARTS[part].test(url));
+const nameOf = (url) => NAMES[partOf(url)];
 
 let hosted;
 
@@ -42,15 +43,16 @@ const readFigures = () =>
   [...document.querySelectorAll('kernel-lens-figure')].map((element) => {
     const frame = element.shadowRoot.querySelector('figure.kl-widget');
     const error = frame?.querySelector('.kl-widget__error');
+    const notes = [...(frame?.querySelectorAll('.kl-widget__note') ?? [])];
     return {
       widget: element.getAttribute('widget'),
       drawn: Number(frame?.dataset.klDrawn ?? 0),
       busy: frame?.hasAttribute('data-kl-busy') ?? true,
       error: error && !error.hidden ? error.textContent : null,
-      loading: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].map((note) => note.textContent).find((text) => text.startsWith('Loading ')) ?? null,
-      waiting: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].filter((note) => !note.hidden).map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
+      loading: notes.map((note) => note.textContent).find((text) => text.startsWith('Loading ')) ?? null,
+      waiting: notes.filter((note) => !note.hidden).map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
       retry: Boolean(error && !error.hidden && error.querySelector('.kl-widget__retry')),
-      working: [...(frame?.querySelectorAll('.kl-widget__note') ?? [])].filter((note) => note.checkVisibility()).map((note) => note.textContent).filter((text) => /^(Computing|Waiting|Loading) /.test(text)),
+      working: notes.filter((note) => note.checkVisibility()).map((note) => note.textContent).filter((text) => /^(Computing|Waiting|Loading) /.test(text)),
     };
   });
 
@@ -151,9 +153,9 @@ async function faultPage(height) {
   });
   // Each request for a part of the core and how it ended (a failure's message lists them).
   const requests = [];
-  const part = (request) => Object.keys(PARTS).find((name) => PARTS[name].test(request.url()));
   const note = (request, outcome) => {
-    if (part(request)) requests.push(`${part(request)}: ${outcome}`);
+    const part = partOf(request.url());
+    if (part) requests.push(`${part}: ${outcome}`);
   };
   page.on('request', (request) => note(request, 'asked'));
   page.on('requestfinished', (request) => note(request, 'arrived'));
