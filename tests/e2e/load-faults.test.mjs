@@ -53,6 +53,15 @@ const readFigures = () =>
       waiting: notes.filter((note) => !note.hidden).map((note) => note.textContent).find((text) => text.startsWith('Waiting ')) ?? null,
       retry: Boolean(error && !error.hidden && error.querySelector('.kl-widget__retry')),
       working: notes.filter((note) => note.checkVisibility()).map((note) => note.textContent).filter((text) => /^(Computing|Waiting|Loading) /.test(text)),
+      // Read-out lines shown with every number still blank ("Step : h = , risk ."); the numbers are
+      // the lines' innermost elements other than line breaks.
+      blank: [...(frame?.querySelectorAll('.kl-readout') ?? [])]
+        .filter((line) => line.checkVisibility())
+        .filter((line) => {
+          const slots = [...line.querySelectorAll(':not(br)')].filter((slot) => slot.childElementCount === 0);
+          return slots.length > 0 && slots.every((slot) => !/\S/.test(slot.textContent));
+        })
+        .map((line) => line.textContent.replace(/\s+/g, ' ')),
     };
   });
 
@@ -208,14 +217,18 @@ for (const [part, pattern] of Object.entries(PARTS)) {
       failing = false;
       assert.ok(failures >= 1, `${part} was never requested`);
       // A figure that says what failed no longer says it is computing, waiting or loading.
-      for (const s of first.filter((state) => state.error)) assert.deepEqual(s.working, [], `${s.widget} says it works on beside its error`);
+      // Nor does it show read-out lines whose numbers never arrived.
+      for (const s of first.filter((state) => state.error)) {
+        assert.deepEqual(s.working, [], `${s.widget} says it works on beside its error`);
+        assert.deepEqual(s.blank, [], `${s.widget} shows read-outs with no numbers beside its error`);
+      }
       // Every figure that explains the failure names what failed, offers Retry, and draws after one
       // Retry (a figure whose request waited longer may say so a little later). A figure left
       // waiting for data with no error and no Retry has not recovered.
       const before = Object.fromEntries(first.map((s) => [s.widget, s.drawn]));
       const retried = new Set();
       const recovered = (states, { before, retried }) =>
-        states.every((s) => !s.error && !s.busy && !s.waiting && (s.drawn > before[s.widget] || !retried.includes(s.widget)));
+        states.every((s) => !s.error && !s.busy && !s.waiting && !s.blank.length && (s.drawn > before[s.widget] || !retried.includes(s.widget)));
       for (let rounds = 0; ; rounds++) {
         const states = await until(
           page,

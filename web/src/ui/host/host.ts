@@ -38,6 +38,13 @@ function noteIn(box: HTMLElement, message: string): () => void {
   return () => item.remove();
 }
 
+/// Whether a read-out line has nothing to say yet: each of its numbers (its innermost elements other
+/// than line breaks) still blank, as `pending` leaves it while the number is computed.
+function blankLine(line: Element): boolean {
+  const numbers = [...line.querySelectorAll(':not(br)')].filter((number) => number.childElementCount === 0);
+  return numbers.length > 0 && numbers.every((number) => !/\S/.test(number.textContent ?? ''));
+}
+
 /// Builds `<figure class="kl-widget">` in `container`, parses `params` against the widget's
 /// schema (rejected parameters become a visible note) and mounts the widget.
 export function mountWidget<S extends Schema>(
@@ -92,6 +99,14 @@ export function mountWidget<S extends Schema>(
   /// The notes over the figure, one below the other.
   const overlay = element('div', 'kl-widget__overlay');
   loading.append(overlay);
+  // While a part of the core could not be loaded, read-out lines whose numbers never arrived are
+  // left out ("Step : h = , risk ." would be shown and read aloud), until Retry or a later drawing
+  // that fills them.
+  let unloaded = false;
+  const markBlankLines = (): void => {
+    for (const line of root.querySelectorAll('.kl-readout')) line.classList.toggle('kl-readout--blank', unloaded && blankLine(line));
+  };
+  frame.addEventListener('kernel-lens:drawn', markBlankLines);
 
   const exports: ExportTable[] = [];
   const parsed = parseState(definition.params, params, options.pageParams);
@@ -120,12 +135,14 @@ export function mountWidget<S extends Schema>(
         }
         // A part of the core that could not be loaded hides the figure's progress notes ("Waiting
         // for…", "Computing…") until it tries again: they would contradict the error.
-        overlay.hidden = Boolean(retry);
+        overlay.hidden = unloaded = Boolean(retry);
+        markBlankLines();
         error.hidden = false;
         frame.classList.add('kl-widget--error');
       },
       resumeProgress() {
-        overlay.hidden = false;
+        overlay.hidden = unloaded = false;
+        markBlankLines();
       },
       hideError() {
         // A focused Retry goes with the error: focus moves to the figure's first control.
@@ -135,7 +152,8 @@ export function mountWidget<S extends Schema>(
         }
         error.hidden = true;
         error.textContent = '';
-        overlay.hidden = false;
+        overlay.hidden = unloaded = false;
+        markBlankLines();
         frame.classList.remove('kl-widget--error');
       },
       provideExport(table) {
