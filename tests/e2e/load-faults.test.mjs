@@ -62,6 +62,8 @@ const readFigures = () =>
           return slots.length > 0 && slots.every((slot) => !/\S/.test(slot.textContent));
         })
         .map((line) => line.textContent.replace(/\s+/g, ' ')),
+      // Data tables shown with no cell (a caption alone).
+      emptyTables: [...(frame?.querySelectorAll('.kl-table') ?? [])].filter((table) => table.checkVisibility() && !table.querySelector('th, td')).map((table) => table.caption?.textContent ?? ''),
     };
   });
 
@@ -217,10 +219,11 @@ for (const [part, pattern] of Object.entries(PARTS)) {
       failing = false;
       assert.ok(failures >= 1, `${part} was never requested`);
       // A figure that says what failed no longer says it is computing, waiting or loading.
-      // Nor does it show read-out lines whose numbers never arrived.
+      // Nor does it show read-out lines whose numbers never arrived, or tables with no cell.
       for (const s of first.filter((state) => state.error)) {
         assert.deepEqual(s.working, [], `${s.widget} says it works on beside its error`);
         assert.deepEqual(s.blank, [], `${s.widget} shows read-outs with no numbers beside its error`);
+        assert.deepEqual(s.emptyTables, [], `${s.widget} shows tables with no cells beside its error`);
       }
       // Every figure that explains the failure names what failed, offers Retry, and draws after one
       // Retry (a figure whose request waited longer may say so a little later). A figure left
