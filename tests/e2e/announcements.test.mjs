@@ -1,7 +1,8 @@
 // What the figures say (a live-region recorder, tests/e2e/live-recorder.mjs): nothing while the
 // full page loads and scrolls, at most three announcements in a second of a held arrow key, and
 // one sentence naming what changed once the input rests. Also: Play and Drive honour
-// prefers-reduced-motion (they go to their end at once instead of animating).
+// prefers-reduced-motion (they go to their end at once instead of animating), and a drive says
+// its start and its end only, even when a frame comes late.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { afterDrawn, embedPath, figuresDrawn, nextFrames, openSite } from './harness.mjs';
@@ -93,5 +94,37 @@ test('temperature: Drive under reduced motion sets h to its end at once', async 
   const said = await announcements(page);
   assert.equal(said.length, 1, JSON.stringify(said));
   assert.match(said[0], /^h = 100, τ = 2h² = /);
+  await page.context().close();
+});
+
+test('temperature: a drive says its start and its end, and nothing between, though a frame comes late', async () => {
+  // A slow machine gives a frame late now and then: the drive's next step waits, and the sentence a
+  // drawing queued would be said in the gap. Here one frame, asked for once the flag is up, comes a
+  // second late (longer than the wait before a sentence is said).
+  const { page } = await site.newPage(embedPath('temperature'), { init: recordAnnouncements });
+  await settle(page);
+  const figure = page.locator('.kl-widget').first();
+  await quiet(figure);
+  await page.evaluate(() => {
+    const ask = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => {
+      if (!window.__klLateFrame) return ask(callback);
+      window.__klLateFrame = false;
+      // A frame's number of its own (never one the browser gives, nor 0).
+      setTimeout(() => ask(callback), 1000);
+      return 2 ** 30;
+    };
+  });
+  const drive = page.getByRole('button', { name: /^Drive h → 0⁺/ });
+  await drive.focus();
+  await afterDrawn(figure, () => page.keyboard.press('Enter'));
+  await page.evaluate(() => (window.__klLateFrame = true));
+  await page.waitForFunction(() => window.__klLateFrame === false);
+  await page.waitForFunction((button) => button.getAttribute('aria-pressed') === 'false', await drive.elementHandle(), { timeout: 30000 });
+  await quiet(figure);
+  const said = await announcements(page);
+  assert.equal(said.length, 2, JSON.stringify(said));
+  assert.match(said[0], /^Driving h from .* toward 0⁺\.$/);
+  assert.match(said[1], /^h = 0\.0100, τ = 2h² = /);
   await page.context().close();
 });

@@ -53,8 +53,10 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
   const hText = testNode('strong', 'bandwidth');
   const tauText = testNode('strong', 'temperature');
   const readout = liveReadout('kl-readout', 'h = ', hText, '  ↔  τ = 2h² = ', tauText);
+  // Silent while a drive runs (a late frame would otherwise let a step's sentence through): the
+  // drive says its start, and its last drawing is said once it stops.
   host.announce(() =>
-    last ? `h = ${hText.textContent ?? ''}, τ = 2h² = ${tauText.textContent ?? ''}: kernel weights ${Array.from(last.kernel, (w) => fixed(w, 4)).join(', ')}.` : '',
+    last && !drive ? `h = ${hText.textContent ?? ''}, τ = 2h² = ${tauText.textContent ?? ''}: kernel weights ${Array.from(last.kernel, (w) => fixed(w, 4)).join(', ')}.` : '',
   );
 
   const table = dataTable('Weights per key', ['key', 'kernel α', 'softmax(s/τ)', 'h → 0⁺ limit', 'h → ∞ limit']);
