@@ -106,7 +106,10 @@ export function mountWidget<S extends Schema>(
   const markBlankLines = (): void => {
     for (const line of root.querySelectorAll('.kl-readout')) line.classList.toggle('kl-readout--blank', unloaded && blankLine(line));
   };
-  frame.addEventListener('kernel-lens:drawn', markBlankLines);
+  // (Every other time the marks are already clear: each way out of `unloaded` clears them.)
+  frame.addEventListener('kernel-lens:drawn', () => {
+    if (unloaded) markBlankLines();
+  });
 
   const exports: ExportTable[] = [];
   const parsed = parseState(definition.params, params, options.pageParams);
