@@ -98,28 +98,32 @@ test('temperature: Drive under reduced motion sets h to its end at once', async 
 });
 
 test('temperature: a drive says its start and its end, and nothing between, though a frame comes late', async () => {
-  // A slow machine gives a frame late now and then: the drive's next step waits, and the sentence a
-  // drawing queued would be said in the gap. Here one frame, asked for once the flag is up, comes a
-  // second late (longer than the wait before a sentence is said).
+  // A slow machine stalls now and then: the drive's next step waits, and the sentence a drawing
+  // queued would be said in the gap. Here, from the drive's first drawing (its sentence queued),
+  // every frame's callbacks wait until a second has passed: longer than the wait before a
+  // sentence is said.
   const { page } = await site.newPage(embedPath('temperature'), { init: recordAnnouncements });
   await settle(page);
   const figure = page.locator('.kl-widget').first();
   await quiet(figure);
-  await page.evaluate(() => {
+  await figure.evaluate((frame) => {
     const ask = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (callback) => {
-      if (!window.__klLateFrame) return ask(callback);
-      window.__klLateFrame = false;
-      // A frame's number of its own (never one the browser gives, nor 0).
-      setTimeout(() => ask(callback), 1000);
-      return 2 ** 30;
-    };
+    let lateUntil = 0;
+    window.requestAnimationFrame = (callback) =>
+      ask((time) => {
+        const wait = lateUntil - performance.now();
+        if (wait > 0) setTimeout(() => callback(performance.now()), wait);
+        else callback(time);
+      });
+    frame.addEventListener('kernel-lens:drawn', () => {
+      lateUntil = performance.now() + 1000;
+      window.__klStalled = true;
+    }, { once: true });
   });
   const drive = page.getByRole('button', { name: /^Drive h → 0⁺/ });
   await drive.focus();
-  await afterDrawn(figure, () => page.keyboard.press('Enter'));
-  await page.evaluate(() => (window.__klLateFrame = true));
-  await page.waitForFunction(() => window.__klLateFrame === false);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__klStalled === true);
   await page.waitForFunction((button) => button.getAttribute('aria-pressed') === 'false', await drive.elementHandle(), { timeout: 30000 });
   await quiet(figure);
   const said = await announcements(page);
