@@ -132,3 +132,19 @@ test('temperature: a drive says its start and its end, and nothing between, thou
   assert.match(said[1], /^h = 0\.0100, τ = 2h² = /);
   await page.context().close();
 });
+
+test('temperature: a drive from where it would stop says so, and nothing else', async () => {
+  const { page } = await site.newPage(embedPath('temperature', { h: '100' }), { init: recordAnnouncements });
+  await settle(page);
+  const figure = page.locator('.kl-widget').first();
+  await quiet(figure);
+  const drive = page.getByRole('button', { name: /^Drive h → ∞/ });
+  await drive.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__announcements.length > 0);
+  await quiet(figure);
+  assert.deepEqual(await announcements(page), ['h is already 100, where the drive toward ∞ stops.']);
+  assert.equal(await drive.getAttribute('aria-pressed'), 'false');
+  assert.equal(await page.getByTestId('bandwidth').textContent(), '100');
+  await page.context().close();
+});

@@ -196,6 +196,11 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
   function startDrive(factor: number): void {
     stopDrive();
     const end = factor < 1 ? params.h.min : params.h.max;
+    if (host.state.h === end) {
+      // Nothing would move, and nothing would be said after "Driving…".
+      host.say(`h is already ${precise(end, 3)}, where the drive toward ${factor < 1 ? '0⁺' : '∞'} stops.`);
+      return;
+    }
     if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
       // Reduced motion: no animation, h goes straight to where the drive would stop.
       update({ h: end });
