@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A tiny static server for dist/ (no dependencies). `node scripts/serve.mjs` serves on
 // 127.0.0.1:$PORT (default 5173); tests import startServer({ root, port, headers, cors, compress }).
-// It behaves like a plain static host (GitHub Pages): files, `Access-Control-Allow-Origin: *` (a
+// It behaves like a plain static host (GitHub Pages): files with an ETag (a request that names it
+// gets 304 Not Modified), `Access-Control-Allow-Origin: *` (a
 // <kernel-lens-figure> on another origin loads the site's module scripts and .wasm files with
 // CORS), no cross-origin isolation (the site needs none). `compress: true` gzips text and wasm for a client
 // that accepts it, as GitHub Pages and most static hosts do (`npm start` and the Lighthouse
@@ -42,6 +43,13 @@ export const CORS_HEADERS = { 'access-control-allow-origin': '*' };
 /// Types a static host compresses (already compressed formats are sent as they are).
 const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
 
+/// Whether an If-None-Match header (a list of entity tags, or *) names `etag` (weak comparison).
+function matches(header, etag) {
+  if (!header) return false;
+  const tag = (value) => value.trim().replace(/^W\//, '');
+  return header.split(',').some((value) => value.trim() === '*' || tag(value) === tag(etag));
+}
+
 /// Serves `root` on 127.0.0.1:`port` (0 = any free port) with CORS_HEADERS unless `cors` is false,
 /// extra response `headers`, and gzip (level 6, as hosts use) when `compress` is true and the
 /// request accepts it. Resolves to { url, port, close() }.
@@ -68,7 +76,15 @@ export async function startServer({ root = join(repoRoot, 'dist'), port = 0, hea
         return;
       }
       const type = TYPES[extname(file)] ?? 'application/octet-stream';
-      if (compress && COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+      // A validator, as static hosts send: the browser revalidates its copy (no-cache) and keeps it
+      // on a 304, with what it compiled from it (V8's code cache of scripts and wasm modules).
+      const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      const compressible = compress && COMPRESSIBLE.test(type);
+      if (matches(request.headers['if-none-match'], etag)) {
+        response.writeHead(304, { etag, 'cache-control': 'no-cache', ...(compressible ? { vary: 'accept-encoding' } : {}), ...headers }).end();
+        return;
+      }
+      if (compressible && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
         const version = `${info.size}:${info.mtimeMs}`;
         let entry = compressed.get(file);
         if (entry?.version !== version) {
@@ -81,6 +97,7 @@ export async function startServer({ root = join(repoRoot, 'dist'), port = 0, hea
           'content-length': entry.body.length,
           vary: 'accept-encoding',
           'cache-control': 'no-cache',
+          etag,
           ...headers,
         });
         response.end(request.method === 'HEAD' ? undefined : entry.body);
@@ -90,6 +107,7 @@ export async function startServer({ root = join(repoRoot, 'dist'), port = 0, hea
         'content-type': type,
         'content-length': info.size,
         'cache-control': 'no-cache',
+        etag,
         ...headers,
       });
       if (request.method === 'HEAD') response.end();
