@@ -196,9 +196,10 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
   function startDrive(factor: number): void {
     stopDrive();
     const end = factor < 1 ? params.h.min : params.h.max;
+    const toward = factor < 1 ? '0⁺' : '∞';
     if (host.state.h === end) {
       // Nothing would move, and nothing would be said after "Driving…".
-      host.say(`h is already ${precise(end, 3)}, where the drive toward ${factor < 1 ? '0⁺' : '∞'} stops.`);
+      host.say(`h is already ${precise(end, 3)}, where the drive toward ${toward} stops.`);
       return;
     }
     if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
@@ -208,7 +209,7 @@ export default defineWidget({ name: 'temperature', ...meta, params, prose }, (ho
     }
     const active = factor < 1 ? toZero : toInfinity;
     active.setAttribute('aria-pressed', 'true');
-    host.say(`Driving h from ${precise(host.state.h, 3)} toward ${factor < 1 ? '0⁺' : '∞'}.`);
+    host.say(`Driving h from ${precise(host.state.h, 3)} toward ${toward}.`);
     const step = (): void => {
       const h = Math.min(Math.max(host.state.h * factor, params.h.min), params.h.max);
       update({ h: Number(h.toPrecision(3)) });
