@@ -2,7 +2,8 @@
 // standalone file, light): no clipped text
 // (a box whose content overflows it unless it scrolls from the keyboard), no raw TeX, no number
 // or inline formula broken over two lines, no prose paragraph shown twice on the page.
-// One browser; one page per theme, loading each figure and resized through the widths. Screenshots go to
+// One browser; each page loaded once in the reader's system theme, resized through the widths,
+// flipped to dark and resized through them again. Screenshots go to
 // build/screenshots/widths-<figure>-<width>-<theme>.png for reading.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -32,23 +33,45 @@ async function resize(page, width) {
   await nextFrames(page);
 }
 
-for (const theme of THEMES) {
-  test(`every figure fits 1100, 620 and 360 px (${theme})`, async () => {
+/// Flips the page's system theme (the pages' own `auto` follows it) and waits until every theme
+/// root says `theme` and the figures have drawn in it.
+async function flipTo(page, theme) {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.waitForFunction((theme) => {
+    const roots = [...document.querySelectorAll('[data-kl-theme]')];
+    return roots.length > 0 && roots.every((root) => root.getAttribute('data-kl-theme') === theme);
+  }, theme);
+  await nextFrames(page);
+  await figuresDrawn(page);
+}
+
+// One page visits every figure; each is loaded once, in the reader's system theme, checked at the
+// three widths light, then flipped to dark in place (theme-flip.test.mjs shows a flipped figure
+// equals a freshly opened dark one) and checked at the three widths again.
+let visitor;
+for (const name of widgetNames) {
+  test(`${name} fits 1100, 620 and 360 px, light and dark`, async () => {
+    visitor ??= await site.visitor({ viewport: { width: WIDTHS[0], height: HEIGHT } });
+    const { page, errors } = visitor;
+    errors.length = 0;
     const problems = [];
-    const { page, errors } = await site.newPage('embed.html', { viewport: { width: WIDTHS[0], height: HEIGHT } });
-    for (const name of widgetNames) {
-      await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-      await page.goto(`${site.url}${embedPath(name, { theme })}`);
-      await settle(page);
-      await page.evaluate(() => document.fonts.ready);
+    await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+    await page.emulateMedia({ colorScheme: THEMES[0] });
+    await visitor.visit(embedPath(name));
+    await settle(page);
+    await page.evaluate(() => document.fonts.ready);
+    for (const theme of THEMES) {
+      if (theme !== THEMES[0]) {
+        await resize(page, WIDTHS[0]);
+        await flipTo(page, theme);
+      }
       for (const width of WIDTHS) {
         if (width !== WIDTHS[0]) await resize(page, width);
-        for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
+        for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px (${theme}): ${problem}`);
         await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
       }
-      for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     }
-    await page.context().close();
+    for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     assert.deepEqual(problems, []);
   });
 }
@@ -78,30 +101,49 @@ async function mountEverything(page) {
   await nextFrames(page);
 }
 
-/// The full page in both themes, and the standalone file (the same page, everything inlined).
-const PAGES = [
-  ...THEMES.map((theme) => ({ name: 'page', path: 'index.html', theme })),
-  { name: 'standalone', path: 'kernel-lens-standalone.html', theme: 'light' },
-];
-
-for (const { name, path, theme } of PAGES) {
-  test(`the ${name === 'page' ? 'full page' : 'standalone file'} fits 1100, 620 and 360 px (${theme})`, async () => {
-    const { page, errors } = await site.newPage(`${path}?theme=${theme}`, { viewport: { width: WIDTHS[0], height: HEIGHT } });
-    await mountEverything(page);
-    const problems = [];
-    for (const width of WIDTHS) {
-      if (width !== WIDTHS[0]) await resize(page, width);
-      for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px: ${problem}`);
-      if (SCREENSHOTS) {
-        await page.evaluate(() => scrollTo(0, 0));
-        await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
-      }
+/// Checks the page at the three widths (from the widest, which it shows) in `theme`; returns the problems.
+async function auditWidths(page, name, theme) {
+  const problems = [];
+  for (const width of WIDTHS) {
+    if (width !== WIDTHS[0]) await resize(page, width);
+    for (const problem of await page.evaluate(auditLayout)) problems.push(`${name} at ${width} px (${theme}): ${problem}`);
+    if (SCREENSHOTS) {
+      await page.evaluate(() => scrollTo(0, 0));
+      await screenshot(fullPage(page), `widths-${name}-${width}-${theme}`);
     }
+  }
+  return problems;
+}
+
+// The full page, mounted once: light, then flipped to dark in place. Then the standalone file (the
+// same page, everything inlined), light.
+let fullPageShown = null;
+for (const theme of THEMES) {
+  test(`the full page fits 1100, 620 and 360 px (${theme})`, async () => {
+    if (theme === THEMES[0] || !fullPageShown) {
+      fullPageShown = null;
+      const opened = await site.newPage('index.html', { viewport: { width: WIDTHS[0], height: HEIGHT }, colorScheme: theme });
+      await mountEverything(opened.page);
+      fullPageShown = opened;
+    } else {
+      await resize(fullPageShown.page, WIDTHS[0]);
+      await flipTo(fullPageShown.page, theme);
+    }
+    const { page, errors } = fullPageShown;
+    const problems = await auditWidths(page, 'page', theme);
     assert.deepEqual(problems, []);
-    assert.deepEqual(errors, []);
-    await page.context().close();
+    assert.deepEqual(errors.splice(0), []);
+    if (theme === THEMES.at(-1)) await page.context().close();
   });
 }
+
+test('the standalone file fits 1100, 620 and 360 px (light)', async () => {
+  const { page, errors } = await site.newPage('kernel-lens-standalone.html?theme=light', { viewport: { width: WIDTHS[0], height: HEIGHT } });
+  await mountEverything(page);
+  assert.deepEqual(await auditWidths(page, 'standalone', 'light'), []);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
 
 test('the full page shows each prose paragraph and display equation once', async () => {
   const { page } = await site.newPage('index.html', { viewport: { width: WIDTHS[0], height: HEIGHT } });
