@@ -2,12 +2,12 @@
 // in every figure's embed, light and dark, each chart is one keyboard stop whose arrow keys read
 // another point and whose "Show data" table has a row per point; curves sharing a chart differ by
 // more than hue (dash or marker); every theme colour drawn on a chart's canvas stands at 3:1 or
-// more against the canvas background. The
-// attention map reads q, kᵢ and the weight cell by cell. Screenshots (KERNEL_LENS_SCREENSHOTS=1)
+// more against the canvas background. Each embed is loaded once, light, and flipped to dark in
+// place. The attention map reads q, kᵢ and the weight cell by cell. Screenshots (KERNEL_LENS_SCREENSHOTS=1)
 // go to build/screenshots/access-<figure>-<theme>.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, openSite, screenshot } from './harness.mjs';
+import { embedPath, nextFrames, openSite, screenshot } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 let site;
@@ -69,64 +69,83 @@ function measureCanvases() {
   return found;
 }
 
-for (const theme of ['light', 'dark']) {
-  test(`every theme colour on a chart stands at 3:1${theme === 'light' ? '; every chart is explorable, with a data table and no hue-only series' : ''} (${theme})`, async () => {
+/// Flips the page's system theme (the embed's own `auto` follows it) and waits until every theme
+/// root says `theme` and the figure has drawn in it.
+async function flipTo(page, theme) {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.waitForFunction((theme) => {
+    const roots = [...document.querySelectorAll('[data-kl-theme]')];
+    return roots.length > 0 && roots.every((root) => root.getAttribute('data-kl-theme') === theme);
+  }, theme);
+  await nextFrames(page);
+  await settle(page);
+}
+
+// One page visits every figure, each loaded once in the reader's system theme: its colours are
+// measured light, then flipped to dark in place (theme-flip.test.mjs shows a flipped figure's
+// charts equal a freshly opened dark one's) and measured again; then its charts are read from the
+// keyboard (reading and tables do not depend on the theme).
+let visitor;
+for (const name of widgetNames) {
+  test(`${name}: every theme colour on a chart stands at 3:1, light and dark; every chart is explorable, with a data table and no hue-only series`, async () => {
+    visitor ??= await site.visitor({ viewport: { width: 1000, height: 900 } });
+    const { page, errors } = visitor;
+    errors.length = 0;
     const problems = [];
-    const { page, errors } = await site.newPage('embed.html');
-    for (const name of widgetNames) {
-      await page.goto(`${site.url}${embedPath(name, { theme })}`);
-      await settle(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await visitor.visit(embedPath(name));
+    await settle(page);
+    for (const theme of ['light', 'dark']) {
+      if (theme === 'dark') await flipTo(page, theme);
       for (const { chart, color, ratio } of await page.evaluate(measureCanvases)) {
-        if (ratio < 3) problems.push(`${name}: ${color} at ${ratio.toFixed(2)}:1 in "${chart}"`);
-      }
-      const charts = page.locator('[data-kl-explore]');
-      const count = await charts.count();
-      if (count === 0 && (await page.locator('canvas').count()) > 0) problems.push(`${name}: no explorable chart`);
-      // Reading and tables do not depend on the theme: checked in the light one.
-      for (let i = 0; i < (theme === 'light' ? count : 0); i++) {
-        const chart = charts.nth(i);
-        const label = (await chart.getAttribute('aria-label')) ?? '';
-        // A chart with nothing to draw (the naive weights, all 0 ÷ 0) says so.
-        if (label.includes('. No data drawn.')) continue;
-        if (!/\d/.test(label)) problems.push(`${name} chart ${i}: its name states no number: "${label.slice(0, 80)}"`);
-        const looks = (await chart.getAttribute('data-kl-looks'))?.split('|') ?? [];
-        const lines = looks.filter((look) => !look.startsWith('none '));
-        if (new Set(lines).size !== lines.length) problems.push(`${name} chart ${i}: curves told apart by hue alone (${looks.join(' | ')})`);
-        await chart.focus();
-        const reads = [];
-        for (const key of ['ArrowRight', 'Home', 'ArrowDown']) {
-          await page.keyboard.press(key);
-          reads.push(await chart.getAttribute('data-kl-read'));
-        }
-        if (!reads[0] || new Set(reads).size < 2) problems.push(`${name} chart ${i}: arrow keys read ${JSON.stringify(reads)}`);
-        const live = await chart.evaluate((box) => box.querySelector('[aria-live="polite"]')?.textContent ?? null);
-        if (live !== reads.at(-1)) problems.push(`${name} chart ${i}: the live region says ${JSON.stringify(live)}`);
-        const table = await chart.evaluate((box) => {
-          const details = box.closest('.kl-heatmap')?.nextElementSibling ?? box.nextElementSibling;
-          if (!(details instanceof HTMLDetailsElement)) return null;
-          details.open = true;
-          return new Promise((done) =>
-            requestAnimationFrame(() => {
-              const t = details.querySelector('table');
-              done(t ? { rows: t.tBodies[0].rows.length, headers: t.tHead.querySelectorAll('th').length, caption: Boolean(t.caption?.textContent) } : { note: details.textContent });
-            }),
-          );
-        });
-        if (!table) problems.push(`${name} chart ${i}: no Show data disclosure`);
-        else if (table.rows !== undefined && (!table.headers || !table.caption || table.rows < 1)) problems.push(`${name} chart ${i}: table ${JSON.stringify(table)}`);
-        if (table?.rows !== undefined && !(await chart.evaluate((box) => box.matches('.kl-heatmap__plot')))) {
-          // The summary gives each series' count of points ("601 points"; a single point has none).
-          const summary = label.slice(label.indexOf(' series; '));
-          const points = summary.match(/\d+ points/g)?.map((m) => parseInt(m, 10)) ?? [];
-          const series = Number(label.match(/(\d+) series; /)?.[1] ?? 0);
-          const expected = points.reduce((a, b) => a + b, 0) + series - points.length;
-          if (table.rows !== expected) problems.push(`${name} chart ${i}: table has ${table.rows} rows for ${expected} points`);
-        }
+        if (ratio < 3) problems.push(`${name}: ${color} at ${ratio.toFixed(2)}:1 in "${chart}" (${theme})`);
       }
       await screenshot({ screenshot: (o) => page.screenshot({ ...o, fullPage: true }) }, `access-${name}-${theme}`);
-      for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     }
-    await page.context().close();
+    const charts = page.locator('[data-kl-explore]');
+    const count = await charts.count();
+    if (count === 0 && (await page.locator('canvas').count()) > 0) problems.push(`${name}: no explorable chart`);
+    for (let i = 0; i < count; i++) {
+      const chart = charts.nth(i);
+      const label = (await chart.getAttribute('aria-label')) ?? '';
+      // A chart with nothing to draw (the naive weights, all 0 ÷ 0) says so.
+      if (label.includes('. No data drawn.')) continue;
+      if (!/\d/.test(label)) problems.push(`${name} chart ${i}: its name states no number: "${label.slice(0, 80)}"`);
+      const looks = (await chart.getAttribute('data-kl-looks'))?.split('|') ?? [];
+      const lines = looks.filter((look) => !look.startsWith('none '));
+      if (new Set(lines).size !== lines.length) problems.push(`${name} chart ${i}: curves told apart by hue alone (${looks.join(' | ')})`);
+      await chart.focus();
+      const reads = [];
+      for (const key of ['ArrowRight', 'Home', 'ArrowDown']) {
+        await page.keyboard.press(key);
+        reads.push(await chart.getAttribute('data-kl-read'));
+      }
+      if (!reads[0] || new Set(reads).size < 2) problems.push(`${name} chart ${i}: arrow keys read ${JSON.stringify(reads)}`);
+      const live = await chart.evaluate((box) => box.querySelector('[aria-live="polite"]')?.textContent ?? null);
+      if (live !== reads.at(-1)) problems.push(`${name} chart ${i}: the live region says ${JSON.stringify(live)}`);
+      const table = await chart.evaluate((box) => {
+        const details = box.closest('.kl-heatmap')?.nextElementSibling ?? box.nextElementSibling;
+        if (!(details instanceof HTMLDetailsElement)) return null;
+        details.open = true;
+        return new Promise((done) =>
+          requestAnimationFrame(() => {
+            const t = details.querySelector('table');
+            done(t ? { rows: t.tBodies[0].rows.length, headers: t.tHead.querySelectorAll('th').length, caption: Boolean(t.caption?.textContent) } : { note: details.textContent });
+          }),
+        );
+      });
+      if (!table) problems.push(`${name} chart ${i}: no Show data disclosure`);
+      else if (table.rows !== undefined && (!table.headers || !table.caption || table.rows < 1)) problems.push(`${name} chart ${i}: table ${JSON.stringify(table)}`);
+      if (table?.rows !== undefined && !(await chart.evaluate((box) => box.matches('.kl-heatmap__plot')))) {
+        // The summary gives each series' count of points ("601 points"; a single point has none).
+        const summary = label.slice(label.indexOf(' series; '));
+        const points = summary.match(/\d+ points/g)?.map((m) => parseInt(m, 10)) ?? [];
+        const series = Number(label.match(/(\d+) series; /)?.[1] ?? 0);
+        const expected = points.reduce((a, b) => a + b, 0) + series - points.length;
+        if (table.rows !== expected) problems.push(`${name} chart ${i}: table has ${table.rows} rows for ${expected} points`);
+      }
+    }
+    for (const error of errors.splice(0)) problems.push(`${name}: console error ${error}`);
     assert.deepEqual(problems, []);
   });
 }
