@@ -17,14 +17,24 @@ FLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Icpp/include -Iwasm $EIGEN
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 
 mkdir -p "$OUT/objects"
+# The core's files (and wasm/rules.cpp: the bindings' argument rules, plain C++, for the bindings
+# target) are compiled in JOBS batches, each one file that includes its share: each file alone read
+# Eigen and the standard headers again, which took longer than compiling the file itself (the
+# native CMake build batches them the same way).
+sources=(cpp/src/*.cpp wasm/rules.cpp)
+batches=${JOBS:-2}
 objects=()
-# wasm/rules.cpp: the bindings' argument rules (plain C++), for the bindings target.
-for source in cpp/src/*.cpp wasm/rules.cpp; do
-  object="$OUT/objects/$(basename "${source%.cpp}").o"
-  if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ -n "$(find cpp/include wasm/rules.hpp -newer "$object" -print -quit)" ]; then
-    echo "fuzz: compiling $source"
-    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object" &
-    while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-2}" ]; do wait -n; done
+for ((batch = 0; batch < batches; batch++)); do
+  unity="$OUT/objects/batch_$batch.cpp"
+  object="$OUT/objects/batch_$batch.o"
+  members=()
+  for ((i = batch; i < ${#sources[@]}; i += batches)); do members+=("${sources[$i]}"); done
+  ((${#members[@]})) || continue
+  listing=$(printf '#include "%s"\n' "${members[@]/#/$PWD/}")
+  if [ ! -f "$unity" ] || [ "$(cat "$unity")" != "$listing" ]; then printf '%s\n' "$listing" > "$unity"; fi
+  if [ ! -f "$object" ] || [ -n "$(find "${members[@]}" "$unity" cpp/include wasm/rules.hpp -newer "$object" -print -quit)" ]; then
+    echo "fuzz: compiling ${members[*]}"
+    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$unity" -o "$object" &
   fi
   objects+=("$object")
 done
