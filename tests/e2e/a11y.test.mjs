@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { embedPath, nextFrames, openSite, scrollToFigure } from './harness.mjs';
+import { embedPath, openSite, scrollToFigure, waitForTheme } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -58,14 +58,7 @@ for (const path of pages) {
         shown = path;
       }
       // Every theme root of the page in the scheme asked for, and drawn in it.
-      await page.waitForFunction(
-        (theme) => {
-          const roots = [...document.querySelectorAll('[data-kl-theme]')];
-          return roots.length > 0 && roots.every((root) => root.getAttribute('data-kl-theme') === theme);
-        },
-        colorScheme,
-      );
-      await nextFrames(page);
+      await waitForTheme(page, colorScheme);
       await settle(page);
       const violations = await violationsOf(page);
       assert.equal(violations.length, 0, describe(violations));

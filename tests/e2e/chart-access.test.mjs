@@ -7,7 +7,7 @@
 // go to build/screenshots/access-<figure>-<theme>.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { embedPath, nextFrames, openSite, screenshot } from './harness.mjs';
+import { embedPath, flipTheme, openSite, screenshot } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 let site;
@@ -69,18 +69,6 @@ function measureCanvases() {
   return found;
 }
 
-/// Flips the page's system theme (the embed's own `auto` follows it) and waits until every theme
-/// root says `theme` and the figure has drawn in it.
-async function flipTo(page, theme) {
-  await page.emulateMedia({ colorScheme: theme });
-  await page.waitForFunction((theme) => {
-    const roots = [...document.querySelectorAll('[data-kl-theme]')];
-    return roots.length > 0 && roots.every((root) => root.getAttribute('data-kl-theme') === theme);
-  }, theme);
-  await nextFrames(page);
-  await settle(page);
-}
-
 // One page visits every figure, each loaded once in the reader's system theme: its colours are
 // measured light, then flipped to dark in place (theme-flip.test.mjs shows a flipped figure's
 // charts equal a freshly opened dark one's) and measured again; then its charts are read from the
@@ -96,7 +84,10 @@ for (const name of widgetNames) {
     await visitor.visit(embedPath(name));
     await settle(page);
     for (const theme of ['light', 'dark']) {
-      if (theme === 'dark') await flipTo(page, theme);
+      if (theme === 'dark') {
+        await flipTheme(page, theme);
+        await settle(page);
+      }
       for (const { chart, color, ratio } of await page.evaluate(measureCanvases)) {
         if (ratio < 3) problems.push(`${name}: ${color} at ${ratio.toFixed(2)}:1 in "${chart}" (${theme})`);
       }

@@ -300,6 +300,24 @@ export async function nextFrames(page) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
 
+/// Waits until every theme root of the page (`[data-kl-theme]`, at least one) says `theme`, then
+/// for two frames.
+export async function waitForTheme(page, theme) {
+  await page.waitForFunction((theme) => {
+    const roots = [...document.querySelectorAll('[data-kl-theme]')];
+    return roots.length > 0 && roots.every((root) => root.getAttribute('data-kl-theme') === theme);
+  }, theme);
+  await nextFrames(page);
+}
+
+/// Flips the page's system theme (a page's own `auto` theme follows it) and waits until every theme
+/// root says `theme` and the figures have drawn in it.
+export async function flipTheme(page, theme) {
+  await page.emulateMedia({ colorScheme: theme });
+  await waitForTheme(page, theme);
+  await figuresDrawn(page);
+}
+
 /// The first of `points(box)` (page coordinates, `box` the canvas' bounding box) where the mouse
 /// makes `canvas` (a locator) show `cursor`, or null: how a test finds what a chart lets it grab.
 export async function findCursor(page, canvas, cursor, points) {

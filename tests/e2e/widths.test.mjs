@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { auditLayout } from './layout-audit.mjs';
-import { embedPath, figuresDrawn, nextFrames, openSite, screenshot, SCREENSHOTS } from './harness.mjs';
+import { embedPath, figuresDrawn, flipTheme, nextFrames, openSite, screenshot, SCREENSHOTS } from './harness.mjs';
 import { settle, widgetNames } from './widget-list.mjs';
 
 const WIDTHS = [1100, 620, 360];
@@ -33,18 +33,6 @@ async function resize(page, width) {
   await nextFrames(page);
 }
 
-/// Flips the page's system theme (the pages' own `auto` follows it) and waits until every theme
-/// root says `theme` and the figures have drawn in it.
-async function flipTo(page, theme) {
-  await page.emulateMedia({ colorScheme: theme });
-  await page.waitForFunction((theme) => {
-    const roots = [...document.querySelectorAll('[data-kl-theme]')];
-    return roots.length > 0 && roots.every((root) => root.getAttribute('data-kl-theme') === theme);
-  }, theme);
-  await nextFrames(page);
-  await figuresDrawn(page);
-}
-
 // One page visits every figure; each is loaded once, in the reader's system theme, checked at the
 // three widths light, then flipped to dark in place (theme-flip.test.mjs shows a flipped figure
 // equals a freshly opened dark one) and checked at the three widths again.
@@ -63,7 +51,7 @@ for (const name of widgetNames) {
     for (const theme of THEMES) {
       if (theme !== THEMES[0]) {
         await resize(page, WIDTHS[0]);
-        await flipTo(page, theme);
+        await flipTheme(page, theme);
       }
       for (const width of WIDTHS) {
         if (width !== WIDTHS[0]) await resize(page, width);
@@ -127,7 +115,7 @@ for (const theme of THEMES) {
       fullPageShown = opened;
     } else {
       await resize(fullPageShown.page, WIDTHS[0]);
-      await flipTo(fullPageShown.page, theme);
+      await flipTheme(fullPageShown.page, theme);
     }
     const { page, errors } = fullPageShown;
     const problems = await auditWidths(page, 'page', theme);
