@@ -70,8 +70,10 @@ val attention_js(const val& queries, const val& keys, const val& values, const v
     weights = destination(into, "weights", m * n);
     outputs = destination(into, "outputs", m * width);
   }
-  // Blocks of about 256 kB of weights, copied out while they are still in the cache.
-  const auto block_rows = static_cast<Eigen::Index>(std::max<std::size_t>(1, 32768 / std::max<std::size_t>(n, 1)));
+  // Blocks of about 1 MB of weights, copied out while they are still in the cache. Each block
+  // costs two calls into JavaScript: at 2048 x 2048, 256 calls with 256 kB blocks took about 1 ms
+  // of a 15 ms call, 64 calls with 1 MB blocks about a quarter of that (docs/speed.md).
+  const auto block_rows = static_cast<Eigen::Index>(std::max<std::size_t>(1, 131072 / std::max<std::size_t>(n, 1)));
   attention_blocks(query_rows, key_rows, value_rows, h, to_kernel(kernel),
                    parse_empty_row_policy(to_optional_string(empty_rows, "emptyRows", "error")), block_rows,
                    [&](Eigen::Index first, const MatrixRef& block_weights, const MatrixRef& block_outputs) {
