@@ -90,6 +90,21 @@ test('print media mounts every waiting figure of the full page and hides its but
   assert.deepEqual(errors, []);
 });
 
+test('on paper no table is cut: every scroll box holds its content at the width of a printed column', async () => {
+  // A4 with Chromium's default margins leaves about 718 CSS px; a scroll box cannot scroll there.
+  const { page, errors } = await site.newPage('index.html', { viewport: { width: 718, height: 900 } });
+  await prepareForPrint(page);
+  // Cut: wider than a box that clips (on screen such a box scrolls; on paper it hid a table's last
+  // column).
+  const cut = await page.evaluate(() =>
+    [...document.querySelectorAll('.kl-scroll')]
+      .filter((box) => box.getBoundingClientRect().height > 0 && getComputedStyle(box).overflowX !== 'visible' && box.scrollWidth > box.clientWidth + 1)
+      .map((box) => `${box.closest('figure')?.dataset.klWidget ?? box.closest('[id]')?.id} ${box.className} ${box.firstElementChild?.tagName}: ${box.scrollWidth} > ${box.clientWidth}`),
+  );
+  assert.deepEqual(cut, []);
+  assert.deepEqual(errors, []);
+});
+
 test('a beforeprint event alone mounts every waiting figure', async () => {
   const { page, errors } = await site.newPage('index.html');
   await page.waitForSelector('#kl-widgets:not([aria-busy])');

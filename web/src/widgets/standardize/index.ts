@@ -145,7 +145,7 @@ export default defineWidget({ name: 'standardize', ...meta, params, prose }, (ho
     statistics.setRows(
       [0, 1].map((j) => [
         `x${j + 1}`,
-        `× ${precise(result.featureScales[j] ?? Number.NaN, 3)}`,
+        `×\u00a0${precise(result.featureScales[j] ?? Number.NaN, 3)}`,
         fixed(result.mean[j] ?? Number.NaN, 4),
         fixed(result.scale[j] ?? Number.NaN, 4),
         fixed(result.rawDistanceShare[j] ?? Number.NaN, 6),
